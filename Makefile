@@ -1,0 +1,122 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The one entry point: stage the patched 6.12 tree, build the test kernel,
+# boot it in QEMU, test, export the series. See README.
+#
+#   make              stage, build, boot and show what the series does
+#   make check        every test (check-fast + the QEMU boot); last line
+#                     is "N passed, N failed, N skipped"
+#   make check-fast   userspace algorithm tests and checkpatch, in seconds
+#   make export       git-am-ready series under build/export, proven
+#   make deb-pkg      Debian kernel package of the patched tree for real
+#                     Intel machines (config of the running kernel)
+
+# The base, pinned in one place: Debian's linux-source-6.12 package.
+DEB_VERSION	?= 6.12.117-1~deb12u1
+BASE_VERSION	:= $(firstword $(subst -, ,$(DEB_VERSION)))
+# Or a 6.12 tree of your own: make KSRC=/path/to/linux-6.12
+KSRC		?=
+
+B		:= build
+ifeq ($(KSRC),)
+PRISTINE	:= $(B)/src/linux-source-6.12
+BASE_STAMP	:= $(B)/src/.extracted-$(DEB_VERSION)
+NEED_SOURCE	:= 1
+else
+PRISTINE	:= $(KSRC)
+BASE_STAMP	:=
+NEED_SOURCE	:= 0
+endif
+STAGED		:= $(B)/linux
+KOUT		:= $(abspath $(B)/kernel)
+FRAGMENT	:= arch/x86/events/.kunitconfig
+BZIMAGE		:= $(KOUT)/arch/x86/boot/bzImage
+INITRAMFS	:= $(B)/initramfs.cpio.gz
+KST_OUT		:= $(abspath $(B)/kselftest)
+KST_INSTALL	:= $(abspath $(B)/kselftest-install)
+FAST_OUT	:= $(abspath $(B)/check-fast)
+JOBS		?= $(shell nproc)
+
+export CCACHE_BASEDIR	:= $(CURDIR)
+export CCACHE_NOHASHDIR	:= true
+export CCACHE_MAXSIZE	?= 5G
+
+KMAKE = $(MAKE) -s -C $(STAGED) O=$(KOUT) ARCH=x86_64 CC="ccache gcc" \
+	HOSTCC="ccache gcc" -j$(JOBS)
+CHECKPATCH = perl $(PRISTINE)/scripts/checkpatch.pl --strict --no-tree \
+	--quiet --show-types
+KUNIT_PY = $(STAGED)/tools/testing/kunit/kunit.py
+
+.PHONY: all deps base stage kernel kselftest initramfs boot check \
+	check-fast export deb-pkg clean
+
+all: boot
+	@python3 $(KUNIT_PY) parse $(B)/console.log | tail -n +2
+	@sed -n '/^== perf/,/^== end/p' $(B)/tests.log
+	@python3 mk/evaluate.py $(KUNIT_PY) $(B)/console.log $(B)/tests.log
+
+deps:
+	@mk/deps.sh '$(DEB_VERSION)' $(NEED_SOURCE)
+
+$(B)/src/.extracted-%:
+	@mkdir -p $(B)/src
+	@rm -rf $(PRISTINE) $(B)/src/.extracted-*
+	@echo "base: extracting Debian linux-source-6.12 $(DEB_VERSION)"
+	@tar -C $(B)/src -xf /usr/src/linux-source-6.12.tar.xz
+	@v=$$(sed -n 's/^VERSION = //p; s/^PATCHLEVEL = //p; s/^SUBLEVEL = //p' \
+		$(PRISTINE)/Makefile | paste -sd.); \
+	 [ "$$v" = "$(BASE_VERSION)" ] || \
+		{ echo "base: the package holds $$v, not $(BASE_VERSION)"; exit 1; }
+	@touch $@
+
+base: deps
+ifeq ($(KSRC),)
+	@$(MAKE) -s $(BASE_STAMP)
+else
+	@test -f $(KSRC)/Makefile || { echo "base: KSRC=$(KSRC) is no kernel tree"; exit 1; }
+endif
+
+stage: base
+	@mk/stage.sh $(PRISTINE) $(STAGED) .
+
+kernel: stage
+	@mk/config.sh $(FRAGMENT) $(KOUT) $(KMAKE)
+	@echo "kernel: building $(BZIMAGE)"
+	@$(KMAKE) bzImage
+	@$(KMAKE) headers
+
+kselftest: kernel
+	@rm -rf $(KST_INSTALL)
+	@$(MAKE) -s -C $(STAGED)/tools/testing/selftests TARGETS=perf_events \
+		O=$(KST_OUT) KHDR_INCLUDES="-isystem $(KOUT)/usr/include" \
+		INSTALL_PATH=$(KST_INSTALL) install > $(B)/kselftest-build.log 2>&1 || \
+		{ cat $(B)/kselftest-build.log; exit 1; }
+
+initramfs: kselftest
+	@mk/initramfs.sh $(KST_INSTALL) $(INITRAMFS)
+
+boot: kernel initramfs
+	@echo "boot: QEMU (TCG, 2 CPUs): KUnit, kselftests, perf"
+	@mk/boot.sh $(BZIMAGE) $(INITRAMFS) $(B)/console.log $(B)/tests.log
+
+check-fast: stage
+	@mk/check-fast.sh $(PRISTINE) $(FAST_OUT) $(B)/check-fast.result
+
+check: stage
+	-@mk/check-fast.sh $(PRISTINE) $(FAST_OUT) $(B)/check-fast.result
+	@$(MAKE) -s boot
+	@python3 mk/evaluate.py $(KUNIT_PY) $(B)/console.log $(B)/tests.log \
+		$(B)/check-fast.result
+
+export: stage
+	@mk/export.sh $(PRISTINE) $(FRAGMENT) $(B)/export
+
+deb-pkg: stage
+	@mkdir -p $(B)/deb
+	@cp /boot/config-$$(uname -r) $(B)/deb/.config
+	@$(MAKE) -C $(STAGED) O=$(abspath $(B)/deb) olddefconfig
+	@$(MAKE) -C $(STAGED) O=$(abspath $(B)/deb) CC="ccache gcc" \
+		-j$(JOBS) bindeb-pkg
+
+clean:
+	rm -rf $(B)

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Judge one test boot: KUnit (console), kselftest and perf TAP (tests log),
+and the console scanned for kernel reports. Prints a summary and ends with
+the plain line 'N passed, N failed, N skipped'. Exit 1 on any failure."""
+import json
+import re
+import subprocess
+import sys
+
+KUNIT_PY, CONSOLE, TESTS = sys.argv[1:4]
+FAST = sys.argv[4] if len(sys.argv) > 4 else None
+
+# Kernel reports that fail the run wherever they appear on the console.
+REPORT = re.compile(r'(WARNING:|BUG:|UBSAN:|Oops|Kernel panic|kernel BUG at|'
+                    r'INFO: |DEBUG_LOCKS_WARN_ON|Call Trace:)')
+# KTAP lines are the suites' own words, not kernel reports.
+KTAP = re.compile(r'^\s*(ok |not ok |# |KTAP version|TAP version|1\.\.)')
+
+passed = failed = skipped = 0
+
+
+def record(ok, skip, what):
+    global passed, failed, skipped
+    if skip:
+        skipped += 1
+    elif ok:
+        passed += 1
+    else:
+        failed += 1
+        print(f'FAIL: {what}')
+
+
+def kunit():
+    res = subprocess.run([sys.executable, KUNIT_PY, 'parse', '--json', CONSOLE],
+                         capture_output=True, text=True)
+    out = res.stdout
+    start = out.find('{')
+    if start < 0:
+        record(False, False, 'KUnit: no KTAP output on the console')
+        return
+    data = json.loads(out[start:])
+    cases = []
+
+    def walk(group, prefix):
+        for t in group.get('test_cases', []):
+            cases.append((prefix + t['name'], t['status']))
+        for sub in group.get('sub_groups', []):
+            walk(sub, prefix + sub['name'] + '.')
+
+    walk(data, '')
+    if not cases:
+        record(False, False, 'KUnit: no test case ran')
+    for name, status in cases:
+        record(status == 'PASS', status == 'SKIP', f'KUnit {name}: {status}')
+    print(f'KUnit: {len(cases)} cases')
+
+
+def tap_section(lines, name):
+    """Count the cases of a TAP section. A kselftest program's own cases
+    are nested ('# ok N ...'); they are what is counted, and the program's
+    top-level line only where it had none or where it failed anyway."""
+    n = 0
+    nested = []
+    for line in lines:
+        m = re.match(r'^# (not ok|ok) \d+ (.*)$', line)
+        if m:
+            nested.append(m)
+            continue
+        m = re.match(r'^(not ok|ok) \d+ (.*)$', line)
+        if not m:
+            continue
+        top_ok = m.group(1) == 'ok'
+        for c in nested:
+            n += 1
+            record(c.group(1) == 'ok', '# SKIP' in c.group(2),
+                   f'{name}: {m.group(2)}: {c.group(2)}')
+        if not nested or (not top_ok and all(c.group(1) == 'ok' for c in nested)):
+            n += 1
+            record(top_ok, '# SKIP' in m.group(2), f'{name}: {m.group(2)}')
+        nested = []
+    if n == 0:
+        record(False, False, f'{name}: no test ran')
+    print(f'{name}: {n} cases')
+
+
+def tests_log():
+    try:
+        text = open(TESTS, errors='replace').read()
+    except OSError:
+        text = ''
+    sections, cur = {}, None
+    for line in text.splitlines():
+        line = line.rstrip('\r')
+        if line.startswith('== '):
+            cur = line[3:]
+            sections[cur] = []
+        elif cur:
+            sections[cur].append(line)
+    record('end' in sections, False, 'boot: the initramfs did not finish')
+    tap_section(sections.get('kselftest', []), 'kselftest')
+    tap_section(sections.get('perf', []), 'perf')
+
+
+def console_reports():
+    bad = []
+    for line in open(CONSOLE, errors='replace'):
+        line = re.sub(r'^\[\s*\d+\.\d+\] ?', '', line)
+        if not KTAP.match(line) and REPORT.search(line):
+            bad.append(line.rstrip())
+    for line in bad[:20]:
+        print(f'console: {line}')
+    record(not bad, False, f'console: {len(bad)} kernel report line(s)')
+
+
+if FAST:
+    try:
+        p, f, s = (int(x) for x in open(FAST).read().split())
+    except (OSError, ValueError):
+        p, f, s = 0, 1, 0
+        print('FAIL: check-fast left no result')
+    print(f'check-fast: {p} passed, {f} failed')
+    passed, failed, skipped = p, f, s
+
+kunit()
+tests_log()
+console_reports()
+print(f'{passed} passed, {failed} failed, {skipped} skipped')
+sys.exit(1 if failed else 0)

@@ -1,0 +1,141 @@
+#!/bin/sh
+# Export the series as git-am-ready patches and prove it.
+#
+# Usage: mk/export.sh PRISTINE FRAGMENT OUTDIR
+#
+# 1. A scratch git repository holds the pristine base as one commit.
+# 2. Each patch of series/series becomes a commit: its diff plus the new
+#    files series/overlay assigns to it; the last commit adds our
+#    MAINTAINERS entry. git format-patch writes the numbered series and a
+#    cover letter (series/cover-letter) to OUTDIR/patches.
+# 3. Proof: git am of OUTDIR/patches onto the pristine base in a fresh
+#    work tree, then every prefix of the series compiles arch/x86/events/
+#    with the test config (bisectability).
+set -eu
+pristine=$(cd "$1" && pwd)
+fragment=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+out=$(mkdir -p "$3" && cd "$3" && pwd)
+repo=$(pwd)
+jobs=$(nproc)
+
+die() { echo "export: $*" >&2; exit 1; }
+
+patches=$(grep -v -e '^#' -e '^[[:space:]]*$' series/series)
+
+# Every overlay file is introduced by exactly one patch.
+find arch tools Documentation -type f | grep -v /build/ | LC_ALL=C sort > "$out/overlay.all"
+grep -v -e '^#' -e '^[[:space:]]*$' series/overlay | awk '{ for (i = 2; i <= NF; i++) print $i }' |
+	LC_ALL=C sort > "$out/overlay.claimed"
+dups=$(uniq -d "$out/overlay.claimed")
+[ -z "$dups" ] || die "series/overlay names these twice: $dups"
+unclaimed=$(LC_ALL=C comm -23 "$out/overlay.all" "$out/overlay.claimed")
+[ -z "$unclaimed" ] || die "no patch in series/overlay introduces: $unclaimed"
+gone=$(LC_ALL=C comm -13 "$out/overlay.all" "$out/overlay.claimed")
+[ -z "$gone" ] || die "series/overlay names missing files: $gone"
+
+base=$out/base.git
+if [ ! -f "$base/.done" ]; then
+	echo "export: making a git repository of the pristine base (once)"
+	rm -rf "$base"
+	git init -q "$base"
+	(cd "$pristine" && tar cf - .) | (cd "$base" && tar xf -)
+	git -C "$base" add -A
+	git -C "$base" -c user.name=base -c user.email=base@localhost \
+		commit -q -m "Linux $(make -s -C "$pristine" kernelversion)"
+	touch "$base/.done"
+fi
+git -C "$base" checkout -q -f master 2>/dev/null || git -C "$base" checkout -q -f main
+git -C "$base" reset -q --hard "$(git -C "$base" rev-list --max-parents=0 HEAD)"
+git -C "$base" clean -q -fdx -e .done
+git -C "$base" branch -q -f pristine HEAD
+
+# Commit message and author from the patch's mail header.
+header() {
+	sed -n '1,/^---$/p' "$1" | sed '$d'
+}
+
+for p in $patches; do
+	f=series/$p
+	from=$(header "$f" | sed -n 's/^From: //p' | head -n 1)
+	subject=$(header "$f" | sed -n 's/^Subject: \(\[PATCH[^]]*\] \)\{0,1\}//p' | head -n 1)
+	[ -n "$from" ] && [ -n "$subject" ] || die "$f lacks a From: or Subject: line"
+	header "$f" | sed '1,/^$/d' > "$out/msg"
+	{ echo "$subject"; echo; cat "$out/msg"; } > "$out/msg.full"
+	(cd "$base" && git apply --index "$repo/$f") || die "$p does not apply"
+	for n in $(awk -v p="$p" '$1 == p { for (i = 2; i <= NF; i++) print $i }' series/overlay); do
+		mkdir -p "$base/$(dirname "$n")"
+		cp "$n" "$base/$n"
+		git -C "$base" add "$n"
+	done
+	name=${from% <*}
+	email=${from#*<}
+	email=${email%>}
+	git -C "$base" -c user.name="$name" -c user.email="$email" \
+		commit -q --author="$from" -F "$out/msg.full"
+done
+
+# MAINTAINERS: our entry, in alphabetical order.
+if [ -f MAINTAINERS ]; then
+	title=$(sed -n '1p' MAINTAINERS)
+	awk -v title="$title" -v entry="$repo/MAINTAINERS" '
+		!done && /^[A-Z0-9][^a-z]*$/ && prev == "" && $0 > title && NR > 100 {
+			while ((getline l < entry) > 0) print l
+			print ""
+			done = 1
+		}
+		{ print; prev = $0 }' "$base/MAINTAINERS" > "$out/MAINTAINERS"
+	cp "$out/MAINTAINERS" "$base/MAINTAINERS"
+	from=$(git -C "$base" log -1 --format='%an <%ae>')
+	git -C "$base" add MAINTAINERS
+	git -C "$base" -c user.name="${from% <*}" -c user.email="$(git -C "$base" log -1 --format=%ae)" \
+		commit -q --author="$from" -F - <<MSG
+MAINTAINERS: Add entry for $title
+
+The series adds a KUnit suite, fake-PMU helpers and user-space tests for
+the x86 perf event scheduler. Name who looks after them.
+
+Signed-off-by: $from
+MSG
+fi
+
+rm -rf "$out/patches"
+cover=$(cat series/cover-letter 2>/dev/null || echo "x86 perf event scheduling")
+git -C "$base" format-patch -q --cover-letter --base=pristine -o "$out/patches" pristine..HEAD
+subject=$(echo "$cover" | head -n 1)
+body=$(echo "$cover" | sed '1,2d')
+python3 - "$out/patches/0000-cover-letter.patch" "$subject" "$body" <<'PY'
+import sys
+path, subject, body = sys.argv[1:4]
+text = open(path).read()
+text = text.replace('*** SUBJECT HERE ***', subject)
+text = text.replace('*** BLURB HERE ***', body)
+open(path, 'w').write(text)
+PY
+n=$(ls "$out/patches" | grep -vc '^0000-')
+echo "export: $n patches and a cover letter in $out/patches"
+
+# Proof 1: git am onto the pristine base.
+am=$out/am
+git -C "$base" worktree remove -f "$am" 2>/dev/null || rm -rf "$am"
+git -C "$base" worktree prune
+git -C "$base" worktree add -q --detach "$am" pristine
+git -C "$am" -c user.name=am -c user.email=am@localhost \
+	am -q $(ls "$out"/patches/*.patch | grep -v /0000-cover-letter)
+echo "export: git am onto the pristine base: ok"
+
+# Proof 2: every prefix compiles arch/x86/events/ with the test config.
+obj=$out/obj
+mkdir -p "$obj"
+i=0
+for c in $(git -C "$am" rev-list --reverse pristine..HEAD); do
+	i=$((i + 1))
+	git -C "$am" checkout -q "$c"
+	cp "$fragment" "$obj/.config"
+	make -s -C "$am" O="$obj" ARCH=x86_64 CC="ccache gcc" olddefconfig > /dev/null
+	if ! make -s -C "$am" O="$obj" ARCH=x86_64 CC="ccache gcc" -j"$jobs" \
+	     arch/x86/events/ > "$out/prefix-$i.log" 2>&1; then
+		cat "$out/prefix-$i.log" >&2
+		die "prefix $i ($(git -C "$am" log -1 --format=%s)) does not compile"
+	fi
+	echo "export: prefix $i builds: $(git -C "$am" log -1 --format=%s)"
+done

@@ -1,0 +1,55 @@
+#!/bin/sh
+# /init of the test initramfs. The kernel has already run the built-in
+# KUnit suites (KTAP on the console, ttyS0). This runs the kselftests and
+# the perf smoke tests, writes their TAP to the second serial port (ttyS1)
+# and reboots, which ends QEMU (-no-reboot).
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t tmpfs tmpfs /tmp
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+ln -s /proc/self/fd /dev/fd
+ln -s fd/0 /dev/stdin
+ln -s fd/1 /dev/stdout
+ln -s fd/2 /dev/stderr
+
+out=/dev/ttyS1
+
+# TAP for one perf command: perf_check N DESCRIPTION COMMAND...
+perf_check() {
+	n=$1 desc=$2
+	shift 2
+	if "$@" > /tmp/perf.out 2>&1; then
+		echo "ok $n $desc"
+	else
+		echo "not ok $n $desc (exit $?)"
+	fi
+	sed 's/^/# /' /tmp/perf.out
+}
+
+{
+	echo "== kselftest"
+	cd /kselftest && ./run_kselftest.sh
+	echo "== perf"
+	cd /tmp
+	echo "TAP version 13"
+	echo "1..4"
+	perf_check 1 "perf stat -e task-clock,cycles -- true" \
+		perf stat -e task-clock,cycles -- true
+	# cycles is '<not supported>' without a hardware PMU; either way it
+	# must be listed, and task-clock must have counted.
+	if grep -q 'cycles' /tmp/perf.out && grep -q 'task-clock' /tmp/perf.out; then
+		echo "ok 2 perf stat lists task-clock and cycles"
+	else
+		echo "not ok 2 perf stat lists task-clock and cycles"
+	fi
+	perf_check 3 "perf record -e cpu-clock -- true" \
+		perf record -e cpu-clock -o /tmp/perf.data -- true
+	perf_check 4 "perf report --stdio" \
+		perf report -i /tmp/perf.data --stdio
+	echo "== end"
+} > $out 2>&1
+
+sync
+reboot -f

@@ -1,0 +1,38 @@
+#!/bin/sh
+# Build the test initramfs: busybox, Debian's perf with its libraries,
+# the installed kselftests and mk/init.sh as /init.
+# Usage: mk/initramfs.sh KSELFTEST_INSTALL_DIR OUTPUT.cpio.gz
+set -eu
+kst=$1
+out=$2
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(mktemp -d "${TMPDIR:-/tmp}/initramfs.XXXXXX")
+trap 'rm -rf "$root"' EXIT
+
+mkdir -p "$root/bin" "$root/sbin" "$root/usr/bin" "$root/proc" "$root/sys" \
+	 "$root/dev" "$root/tmp" "$root/etc"
+cp /bin/busybox "$root/bin/busybox"
+for applet in $(/bin/busybox --list); do
+	[ -e "$root/bin/$applet" ] || ln -s busybox "$root/bin/$applet"
+done
+# The kselftest runner wants coreutils' timeout (--foreground).
+cp /usr/bin/timeout "$root/usr/bin/timeout"
+cp /usr/bin/perf "$root/usr/bin/perf"
+cp -a "$kst" "$root/kselftest"
+cp "$here/init.sh" "$root/init"
+chmod +x "$root/init"
+echo "root:x:0:0:root:/:/bin/sh" > "$root/etc/passwd"
+echo "nobody:x:65534:65534:nobody:/:/bin/false" >> "$root/etc/passwd"
+echo "root:x:0:" > "$root/etc/group"
+echo "nogroup:x:65534:" >> "$root/etc/group"
+
+# Shared libraries of every dynamic executable we ship.
+find "$root" -type f -perm -u+x | while read -r f; do
+	ldd "$f" 2>/dev/null | sed -n 's/.*=> \(\/[^ ]*\).*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) (.*/\1/p'
+done | sort -u | while read -r lib; do
+	mkdir -p "$root$(dirname "$lib")"
+	[ -e "$root$lib" ] || cp -L "$lib" "$root$lib"
+done
+
+(cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 > "$out.tmp"
+mv "$out.tmp" "$out"
