@@ -8,6 +8,7 @@
 #                     is "N passed, N failed, N skipped"
 #   make check-fast   userspace algorithm tests and checkpatch, in seconds
 #   make export       git-am-ready series under build/export, proven
+#   make refresh      rewrite series/*.patch to apply without offsets
 #   make deb-pkg      Debian kernel package of the patched tree for real
 #                     Intel machines (config of the running kernel)
 
@@ -48,7 +49,7 @@ CHECKPATCH = perl $(PRISTINE)/scripts/checkpatch.pl --strict --no-tree \
 KUNIT_PY = $(STAGED)/tools/testing/kunit/kunit.py
 
 .PHONY: all deps base stage kernel kselftest initramfs boot check \
-	check-fast export deb-pkg clean
+	check-fast refresh export deb-pkg clean
 
 all: boot
 	@python3 $(KUNIT_PY) parse $(B)/console.log | tail -n +2
@@ -107,6 +108,10 @@ check: stage
 	@$(MAKE) -s boot
 	@python3 mk/evaluate.py $(KUNIT_PY) $(B)/console.log $(B)/tests.log \
 		$(B)/check-fast.result
+
+# After editing a patch: make every patch apply exactly on its predecessors.
+refresh: base
+	@mk/refresh.sh $(PRISTINE)
 
 export: stage
 	@mk/export.sh $(PRISTINE) $(FRAGMENT) $(B)/export

@@ -45,7 +45,9 @@ done
 checkpatch="perl $pristine/scripts/checkpatch.pl --strict --no-tree --quiet --show-types"
 n=0
 for p in $(grep -v -e '^#' -e '^[[:space:]]*$' series/series 2>/dev/null); do
-	$checkpatch "series/$p" > "$out/checkpatch.log" 2>&1
+	# From series/: at the top of a git work tree checkpatch takes a
+	# patch that git tracks for a source file.
+	(cd series && $checkpatch "$p") > "$out/checkpatch.log" 2>&1
 	rc=$?
 	[ "$rc" = 0 ] || sed 's/^/  /' "$out/checkpatch.log"
 	count "$rc" "checkpatch series/$p"
