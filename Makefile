@@ -52,7 +52,7 @@ KUNIT_PY = $(STAGED)/tools/testing/kunit/kunit.py
 	check-fast refresh export deb-pkg clean
 
 all: boot
-	@python3 $(KUNIT_PY) parse $(B)/console.log | tail -n +2
+	@python3 $(KUNIT_PY) parse $(abspath $(B)/console.log) | tail -n +2
 	@sed -n '/^== perf/,/^== end/p' $(B)/tests.log
 	@python3 mk/evaluate.py $(KUNIT_PY) $(B)/console.log $(B)/tests.log
 

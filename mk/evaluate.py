@@ -3,6 +3,7 @@
 and the console scanned for kernel reports. Prints a summary and ends with
 the plain line 'N passed, N failed, N skipped'. Exit 1 on any failure."""
 import json
+import os
 import re
 import subprocess
 import sys
@@ -31,7 +32,8 @@ def record(ok, skip, what):
 
 
 def kunit():
-    res = subprocess.run([sys.executable, KUNIT_PY, 'parse', '--json', CONSOLE],
+    res = subprocess.run([sys.executable, KUNIT_PY, 'parse', '--json',
+                          os.path.abspath(CONSOLE)],
                          capture_output=True, text=True)
     out = res.stdout
     start = out.find('{')

@@ -61,12 +61,16 @@ for p in $patches; do
 	[ -n "$from" ] && [ -n "$subject" ] || die "$f lacks a From: or Subject: line"
 	header "$f" | sed '1,/^$/d' > "$out/msg"
 	{ echo "$subject"; echo; cat "$out/msg"; } > "$out/msg.full"
-	(cd "$base" && git apply --index "$repo/$f") || die "$p does not apply"
+	# The new files this patch introduces first: the patch may change
+	# them too. A patch of new files only has no diff.
 	for n in $(awk -v p="$p" '$1 == p { for (i = 2; i <= NF; i++) print $i }' series/overlay); do
 		mkdir -p "$base/$(dirname "$n")"
 		cp "$n" "$base/$n"
 		git -C "$base" add "$n"
 	done
+	if grep -q '^+++ ' "$f"; then
+		(cd "$base" && git apply --index "$repo/$f") || die "$p does not apply"
+	fi
 	name=${from% <*}
 	email=${from#*<}
 	email=${email%>}

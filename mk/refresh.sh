@@ -14,10 +14,15 @@ for p in $(grep -v -e '^#' -e '^[[:space:]]*$' series/series); do
 	f=series/$p
 	files=$(sed -n 's|^+++ b/\([^	]*\).*|\1|p' "$f")
 	for n in $files; do
-		[ -e "$tmp/new/$n" ] || [ ! -f "$pristine/$n" ] || {
+		[ -e "$tmp/new/$n" ] && continue
+		# The base holds it, or it is a new file an earlier patch
+		# introduced, as the overlay holds it.
+		for src in "$pristine/$n" "$repo/$n"; do
+			[ -f "$src" ] || continue
 			mkdir -p "$tmp/new/$(dirname "$n")"
-			cp "$pristine/$n" "$tmp/new/$n"
-		}
+			cp "$src" "$tmp/new/$n"
+			break
+		done
 	done
 	rm -rf "$tmp/old" && cp -a "$tmp/new" "$tmp/old"
 	(cd "$tmp/new" && patch -s -p1 --fuzz=0 --no-backup-if-mismatch < "$repo/$f") ||

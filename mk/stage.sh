@@ -42,10 +42,9 @@ done
 LC_ALL=C sort -u -o "$scratch/touched" "$scratch/touched"
 
 mkdir "$scratch/tree"
+# A patch may also change a new file that an earlier patch introduced
+# (series/overlay): the overlay holds such a file as it is introduced.
 while read -r f; do
-	if grep -qxF "$f" "$scratch/overlay"; then
-		die "a patch changes $f, which is an overlay file: edit it in $repo/$f"
-	fi
 	if [ -f "$pristine/$f" ]; then
 		mkdir -p "$scratch/tree/$(dirname "$f")"
 		cp "$pristine/$f" "$scratch/tree/$f"

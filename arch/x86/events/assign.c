@@ -1,0 +1,451 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Counter assignment for x86 perf_events, by maximum bipartite matching.
+ *
+ * Events are one side of a bipartite graph and counters the other; the
+ * constraint mask of an event (struct event_constraint::idxmsk64) lists
+ * its edges. x86_assign_counters() gives every event a counter whenever
+ * any valid assignment exists, valid meaning:
+ *
+ *  - every event is on a counter its mask allows, no counter is shared;
+ *  - a PERF_X86_EVENT_PAIR event on generic counter i also holds i + 1;
+ *  - at most gpmax events are on generic counters (a pair counts once).
+ *
+ * Counters at or above INTEL_PMC_IDX_FIXED, the fixed counters and the
+ * TopDown metric pseudo-counters, are "fixed" and preferred.
+ *
+ * First fit: each event takes the first free counter it allows, a fixed
+ * one first. For unconstrained events that is all the work there is.
+ *
+ * Augmenting paths: from the events left over, all at once, a breadth
+ * first search runs event -> allowed counter -> event holding it -> ...
+ * up to the first layer with a free counter: the search of Hopcroft and
+ * Karp. Along the shortest path found, every event moves on to the next
+ * counter and the first one takes the counter its root event allows;
+ * one more event is placed and none is displaced. The path is walked
+ * back by searching again up to each earlier layer, which keeps the
+ * state to one owner per counter instead of a parent per vertex. When a
+ * search finds no free counter, no augmenting path is left and, as
+ * Berge showed, no assignment places more events than this one.
+ *
+ * Fixed counters and gpmax: without prev[], the fixed counters are
+ * matched to a maximum first and the generic ones after. Augmenting
+ * never frees a counter, so the result has as many events on fixed
+ * counters as any assignment, hence as few on generic ones as any
+ * assignment of as many events: gpmax is met whenever it can be.
+ *
+ * Previous counters: with prev[], events keep the counter they had
+ * where it is still allowed and free, and the others search from there.
+ * With one new event, the shortest augmenting path moves the fewest
+ * events any assignment must. Should the result exceed gpmax, it starts
+ * over without prev[].
+ *
+ * Pairs make this more than a matching. Every assignment puts the P
+ * pair events on some set S of window starts, no two adjacent, out of
+ * the generic counters their masks allow. All such S are tried, the
+ * windows the pairs hold now first: the pair events are matched to S
+ * and the others to the counters outside S and S + 1. That is exact,
+ * for one matching per S; W starts allow at most C(W, P) sets, and
+ * C(W - P + 1, P) if they are consecutive: 3 on AMD Zen (6 counters,
+ * pairs start at 0, 2 or 4), at most 15 with 8 counters.
+ *
+ * Bounds, for n <= X86_PMC_IDX_MAX events on 64 counters: first fit is
+ * O(n). A search visits each counter at most once: one word operation
+ * per counter and per root. With k events left after first fit, k + 1
+ * searches find the paths and the end, and a path through L counters
+ * takes L - 1 more to walk back: at most 64 * k + 1 searches, O(k * 64
+ * * (64 + n)) in all, twice that with the fixed-counter matching. The
+ * state on the stack is an owner byte per counter and four words; no
+ * recursion, no allocation.
+ */
+
+#include <linux/bitops.h>
+
+#include "perf_event.h"
+
+#define FIXED_MASK	(~0ULL << INTEL_PMC_IDX_FIXED)
+#define GP_MASK		(BIT_ULL(INTEL_PMC_IDX_FIXED) - 1)
+
+/*
+ * @owner holds the event on each counter in @used; a pair event is
+ * recorded on the first counter of its window.
+ */
+struct assign_state {
+	struct event_constraint	**constraints;
+	const int		*prev;
+	u64			used;
+	int			gpmax;
+	s8			owner[X86_PMC_IDX_MAX];
+};
+
+static inline u64 event_mask(struct assign_state *s, int e)
+{
+	return s->constraints[e]->idxmsk64;
+}
+
+static inline void take_counter(struct assign_state *s, int e, int idx)
+{
+	s->owner[idx] = e;
+	s->used |= BIT_ULL(idx);
+}
+
+/*
+ * Events of @events keep their previous counter if it is in @avail,
+ * still allowed and free. Returns the others.
+ */
+static u64 keep_prev(struct assign_state *s, u64 events, u64 avail)
+{
+	u64 left = 0;
+
+	for (; events; events &= events - 1) {
+		int e = __ffs64(events);
+		int idx = s->prev[e];
+
+		if (idx >= 0 && idx < X86_PMC_IDX_MAX &&
+		    (event_mask(s, e) & avail & ~s->used & BIT_ULL(idx)))
+			take_counter(s, e, idx);
+		else
+			left |= BIT_ULL(e);
+	}
+
+	return left;
+}
+
+/*
+ * Each event of @events takes the first free counter of @avail it
+ * allows, a fixed one if it can. With @defer, an event that allows a
+ * fixed counter but finds none free waits for the fixed-counter search
+ * instead of taking a generic one. Returns the events left over.
+ */
+static u64 first_fit(struct assign_state *s, u64 events, u64 avail,
+		     bool defer)
+{
+	u64 left = 0;
+
+	for (; events; events &= events - 1) {
+		int e = __ffs64(events);
+		u64 mask = event_mask(s, e) & avail;
+		u64 free = mask & ~s->used;
+
+		if (free & FIXED_MASK)
+			free &= FIXED_MASK;
+		else if (defer && (mask & FIXED_MASK))
+			free = 0;
+
+		if (free)
+			take_counter(s, e, __ffs64(free));
+		else
+			left |= BIT_ULL(e);
+	}
+
+	return left;
+}
+
+/*
+ * Breadth-first search from the events @roots through the counters of
+ * @avail: layer 1 holds the counters the roots allow, layer k + 1 those
+ * that the events on layer k allow and no earlier layer holds. Returns
+ * layer @depth; with @depth 0, the first layer that holds a free counter,
+ * and its number in @depth; 0 if the search runs dry first.
+ */
+static u64 search(struct assign_state *s, u64 roots, u64 avail, int *depth)
+{
+	u64 layer = 0, next;
+	int k, limit = *depth;
+
+	for (; roots; roots &= roots - 1)
+		layer |= event_mask(s, __ffs64(roots));
+	layer &= avail;
+	avail &= ~layer;
+
+	for (k = 1; k != limit && layer && !(layer & ~s->used); k++) {
+		for (next = 0; layer; layer &= layer - 1)
+			next |= event_mask(s, s->owner[__ffs64(layer)]);
+		layer = next & avail;
+		avail &= ~layer;
+	}
+
+	*depth = k;
+	return layer;
+}
+
+/*
+ * Place one more of the events @roots along a shortest augmenting path
+ * through counters of @avail, ending on the first free counter of its
+ * layer, a fixed one if it can.
+ * Returns the event placed, or 0 if no augmenting path exists. The
+ * path is found backwards from its free counter: the searches up to
+ * each earlier layer find an event there that allows the counter after.
+ */
+static u64 augment(struct assign_state *s, u64 roots, u64 avail)
+{
+	int depth = 0, idx = -1, p, e;
+	u64 layer;
+
+	do {
+		layer = search(s, roots, avail, &depth);
+		if (idx < 0) {
+			layer &= ~s->used;
+			if (!layer)
+				return 0;
+			if (layer & FIXED_MASK)
+				layer &= FIXED_MASK;
+			idx = __ffs64(layer);
+			s->used |= BIT_ULL(idx);
+			continue;
+		}
+
+		/* Every event on the path moves on to the next counter. */
+		for (; ; layer &= layer - 1) {
+			p = __ffs64(layer);
+			if (event_mask(s, s->owner[p]) & BIT_ULL(idx))
+				break;
+		}
+		s->owner[idx] = s->owner[p];
+		idx = p;
+	} while (--depth);
+
+	for (; ; roots &= roots - 1) {
+		e = __ffs64(roots);
+		if (event_mask(s, e) & BIT_ULL(idx))
+			break;
+	}
+	s->owner[idx] = e;
+
+	return BIT_ULL(e);
+}
+
+/* Augment until no path is left; returns the events still left over. */
+static u64 match(struct assign_state *s, u64 left, u64 avail)
+{
+	u64 placed;
+
+	while (left && (placed = augment(s, left, avail)))
+		left &= ~placed;
+
+	return left;
+}
+
+/*
+ * Place the events of @events on counters of @avail, at most gpmax of
+ * them on generic ones. Returns how many of them are placed within that
+ * limit. Inlined into both callers: one stack frame less.
+ */
+static __always_inline int place(struct assign_state *s, u64 events,
+				 u64 avail)
+{
+	u64 left, fixed = 0, m;
+	int nr_gp;
+
+	if (s->prev) {
+		left = match(s, first_fit(s, keep_prev(s, events, avail),
+					  avail, false), avail);
+		nr_gp = hweight64(s->used & avail & GP_MASK);
+		if (left || nr_gp <= s->gpmax)
+			goto out;
+
+		/* Too many on generic counters: fixed ones first after all. */
+		s->used &= ~avail;
+	}
+
+	left = first_fit(s, events, avail, true);
+	if (left) {
+		for (m = left; m; m &= m - 1) {
+			if (event_mask(s, __ffs64(m)) & avail & FIXED_MASK)
+				fixed |= m & -m;
+		}
+		left &= ~fixed | match(s, fixed, avail & FIXED_MASK);
+		left = match(s, first_fit(s, left, avail, false), avail);
+	}
+	nr_gp = hweight64(s->used & avail & GP_MASK);
+out:
+	return hweight64(events & ~left) - max(nr_gp - s->gpmax, 0);
+}
+
+/*
+ * The lowest set of @nr bits of @starts, no two adjacent, or 0 if there
+ * is none.
+ */
+static u64 first_windows(u64 starts, int nr)
+{
+	u64 set = 0, bit;
+
+	for (; nr; nr--) {
+		if (!starts)
+			return 0;
+		bit = starts & -starts;
+		set |= bit;
+		starts &= ~((bit << 2) - 1);
+	}
+
+	return set;
+}
+
+/*
+ * The next set after @set of as many bits of @starts, no two adjacent,
+ * in increasing order; 0 after the last. The lowest bit that can move
+ * up moves to the next start clear of the bit above it, and the bits
+ * below it restart as low as they can.
+ */
+static u64 next_windows(u64 set, u64 starts)
+{
+	u64 bit, above, up;
+	int nr;
+
+	for (nr = 0; set; set = above, nr++) {
+		bit = set & -set;
+		above = set & ~bit;
+		up = starts & ~((bit << 1) - 1);
+		if (above)
+			up &= ((above & -above) >> 1) - 1;
+		if (up) {
+			up &= -up;
+			return above | up |
+			       first_windows(starts & ((up >> 1) - 1), nr);
+		}
+	}
+
+	return 0;
+}
+
+/*
+ * Put the @pairs on the windows starting at @set, then place the other
+ * @events outside the windows. Returns how many events are placed, 0 if
+ * the pairs do not fit @set.
+ */
+static int place_windows(struct assign_state *s, u64 set, u64 pairs,
+			 u64 events)
+{
+	u64 left = pairs;
+
+	s->used = 0;
+	if (s->prev)
+		left = keep_prev(s, pairs, set);
+	if (match(s, first_fit(s, left, set, false), set))
+		return 0;
+
+	return hweight64(pairs) + place(s, events & ~pairs, ~(set | set << 1));
+}
+
+/*
+ * The set of windows to try for the @pairs after @set, 0 for the first:
+ * the windows they hold now if those are valid, then every set of
+ * window starts they allow in increasing order; 0 after the last.
+ */
+static u64 next_set(struct assign_state *s, u64 pairs, u64 set)
+{
+	u64 starts = 0, old = 0, m;
+	int idx;
+
+	for (m = pairs; m; m &= m - 1) {
+		starts |= event_mask(s, __ffs64(m)) & GP_MASK;
+		idx = s->prev ? s->prev[__ffs64(m)] : -1;
+		if (idx >= 0 && idx < INTEL_PMC_IDX_FIXED)
+			old |= BIT_ULL(idx);
+	}
+	if (hweight64(old) != hweight64(pairs) || (old & ~starts) ||
+	    (old & old << 1))
+		old = 0;
+
+	if (!set && old)
+		return old;
+	if (set == old)
+		set = first_windows(starts, hweight64(pairs));
+	else
+		set = next_windows(set, starts);
+
+	return set && set == old ? next_windows(set, starts) : set;
+}
+
+/* On success, the counter of each event into @assign. */
+static void write_assign(struct assign_state *s, int *assign)
+{
+	int idx;
+
+	for (; s->used; s->used &= ~BIT_ULL(idx)) {
+		idx = fls64(s->used) - 1;
+		assign[s->owner[idx]] = idx;
+	}
+}
+
+/*
+ * x86_assign_counters() without pair events. This and assign_pairs()
+ * are entered by a tail call, each with a frame of its own.
+ */
+static noinline_for_stack int assign_events(struct event_constraint **constraints,
+					    int n, int gpmax, const int *prev,
+					    int *assign)
+{
+	struct assign_state s;
+	int placed;
+
+	s.constraints = constraints;
+	s.prev = prev;
+	s.used = 0;
+	s.gpmax = max(gpmax, 0);
+
+	placed = place(&s, GENMASK_ULL(n - 1, 0), ~0ULL);
+	if (placed == n && assign)
+		write_assign(&s, assign);
+
+	return n - placed;
+}
+
+/*
+ * x86_assign_counters() with @pairs among the events: try every set of
+ * windows for them, the one they hold now first.
+ */
+static noinline_for_stack int assign_pairs(struct event_constraint **constraints,
+					   int n, int gpmax, const int *prev,
+					   int *assign, u64 pairs)
+{
+	struct assign_state s;
+	int best = 0, placed;
+	u64 set;
+
+	s.constraints = constraints;
+	s.prev = prev;
+	s.gpmax = gpmax - hweight64(pairs);
+	if (s.gpmax < 0)
+		return n;
+
+	for (set = next_set(&s, pairs, 0); set; set = next_set(&s, pairs, set)) {
+		placed = place_windows(&s, set, pairs, GENMASK_ULL(n - 1, 0));
+		best = max(best, placed);
+		if (best == n)
+			break;
+	}
+	if (best == n && assign)
+		write_assign(&s, assign);
+
+	return n - best;
+}
+
+/**
+ * x86_assign_counters - find a counter for every event
+ * @constraints: constraint of each event
+ * @n: number of events, at most X86_PMC_IDX_MAX
+ * @gpmax: most events allowed on generic counters
+ * @prev: counter each event holds now, or -1; may be @assign; or NULL
+ * @assign: counter of each event on success, or NULL to only validate
+ *
+ * Finds an assignment of all events whenever one exists. Events keep
+ * their @prev counter where that still allows one.
+ *
+ * Return: 0 if every event has a counter, else the number of events left
+ * over; without @prev and pairs, that is @n minus the most any valid
+ * assignment places.
+ */
+int x86_assign_counters(struct event_constraint **constraints, int n,
+			int gpmax, const int *prev, int *assign)
+{
+	u64 pairs = 0;
+	int e;
+
+	for (e = n; e--;)
+		pairs = pairs << 1 | !!(constraints[e]->flags & PERF_X86_EVENT_PAIR);
+	if (pairs)
+		return assign_pairs(constraints, n, gpmax, prev, assign, pairs);
+
+	return n ? assign_events(constraints, n, gpmax, prev, assign) : 0;
+}

@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Fake x86 PMUs for KUnit tests of the counter scheduler.
+ *
+ * The helpers live in tests/fake_pmu.c, which is compiled as part of
+ * arch/x86/events/core.c (it is #included at the end of that file), so they
+ * can reach the scheduler's static functions. Test suites elsewhere in
+ * arch/x86/events/ include this header after "perf_event.h" and call them.
+ *
+ * A test describes a PMU with struct fake_pmu_desc and installs it with
+ * fake_pmu_install(), allocates fake struct cpu_hw_events and events carrying
+ * the constraint the scheduler should see, adds the events the way the perf
+ * core and core.c do (fake_pmu_add_group(), fake_pmu_validate_group()) and
+ * reads the result from cpuc->assign[] and from the call counts kept in each
+ * struct fake_pmu_event.
+ *
+ * The global PMU state is only replaced while no PMU driver is registered,
+ * and everything the helpers change is put back when the test ends, even
+ * when it fails.
+ */
+#ifndef _X86_EVENTS_TESTS_FAKE_PMU_H
+#define _X86_EVENTS_TESTS_FAKE_PMU_H
+
+#include <kunit/test.h>
+
+/**
+ * struct fake_pmu_desc - description of a fake PMU
+ * @cntr_mask: generic counters, bit i is counter i (x86_pmu.cntr_mask64)
+ * @fixed_cntr_mask: fixed counters, bit i is fixed counter i, which the
+ *	scheduler calls INTEL_PMC_IDX_FIXED + i (x86_pmu.fixed_cntr_mask64)
+ * @num_topdown_events: number of TopDown metric pseudo-counters, which the
+ *	scheduler calls INTEL_PMC_IDX_METRIC_BASE + i and which are backed by
+ *	fixed counter 3 (SLOTS); 0 when the PMU has no PERF_METRICS
+ * @flags: PMU_FL_* flags (x86_pmu.flags), e.g. PMU_FL_PAIR or
+ *	PMU_FL_EXCL_CNTRS | PMU_FL_EXCL_ENABLED
+ * @get_event_constraints: constraint callback, NULL for
+ *	fake_pmu_get_event_constraints()
+ * @put_event_constraints: release callback, NULL for
+ *	fake_pmu_put_event_constraints()
+ * @start_scheduling: called before each scheduling round, may be NULL
+ * @commit_scheduling: called for each event of a successful round, NULL for
+ *	fake_pmu_commit_scheduling()
+ * @stop_scheduling: called after each scheduling round, may be NULL
+ */
+struct fake_pmu_desc {
+	u64		cntr_mask;
+	u64		fixed_cntr_mask;
+	int		num_topdown_events;
+	unsigned int	flags;
+
+	struct event_constraint *
+			(*get_event_constraints)(struct cpu_hw_events *cpuc,
+						 int idx,
+						 struct perf_event *event);
+	void		(*put_event_constraints)(struct cpu_hw_events *cpuc,
+						 struct perf_event *event);
+	void		(*start_scheduling)(struct cpu_hw_events *cpuc);
+	void		(*commit_scheduling)(struct cpu_hw_events *cpuc, int idx,
+					     int cntr);
+	void		(*stop_scheduling)(struct cpu_hw_events *cpuc);
+};
+
+/**
+ * struct fake_pmu_event - a perf event that carries its own constraint
+ * @event: the event handed to the scheduler
+ * @constraint: what fake_pmu_get_event_constraints() returns for it
+ * @n_get: calls of fake_pmu_get_event_constraints() for this event
+ * @n_put: calls of fake_pmu_put_event_constraints() for this event
+ * @n_commit: calls of fake_pmu_commit_scheduling() for this event
+ * @commit_cntr: counter passed to the last of those calls
+ */
+struct fake_pmu_event {
+	struct perf_event	event;
+	struct event_constraint	constraint;
+	int			n_get;
+	int			n_put;
+	int			n_commit;
+	int			commit_cntr;
+};
+
+/**
+ * to_fake_pmu_event() - the fake event an event is embedded in
+ * @event: an event allocated by fake_pmu_event_alloc()
+ *
+ * Return: the struct fake_pmu_event that contains @event.
+ */
+static inline struct fake_pmu_event *to_fake_pmu_event(struct perf_event *event)
+{
+	return container_of(event, struct fake_pmu_event, event);
+}
+
+/**
+ * fake_pmu_install() - make x86_pmu describe a fake PMU for this test
+ * @test: the test; the previous state is restored when it ends
+ * @desc: the PMU to describe
+ *
+ * Skips @test if a PMU driver is registered: then x86_pmu and the static
+ * calls belong to it. Otherwise copies @desc into x86_pmu (counter masks,
+ * flags, PERF_METRICS, scheduling callbacks), points the scheduler's static
+ * calls at the callbacks and sets the "unconstrained" constraint to all
+ * generic counters, as init_hw_perf_events() would. The whole of x86_pmu is
+ * saved first, so a test may adjust further x86_pmu fields afterwards. A
+ * test may install again to describe another PMU; the state from before its
+ * first install is what gets restored.
+ */
+void fake_pmu_install(struct kunit *test, const struct fake_pmu_desc *desc);
+
+/**
+ * fake_pmu_uninstall() - restore the PMU state before the test ends
+ * @test: the test that called fake_pmu_install()
+ *
+ * Puts back x86_pmu, the static calls and "unconstrained" as they were
+ * before the first fake_pmu_install() of @test, which would otherwise happen
+ * when @test ends.
+ */
+void fake_pmu_uninstall(struct kunit *test);
+
+/**
+ * fake_pmu_cpuc_alloc() - allocate a fake struct cpu_hw_events
+ * @test: the test; the cpuc is freed when it ends
+ * @validate: allocate it like validate_group() does (cpuc->is_fake set)
+ *	rather than like the per-CPU one of a CPU
+ *
+ * Call after fake_pmu_install(). Intel per-CPU state is allocated by
+ * intel_cpuc_prepare() from the installed flags, like for a real CPU: with
+ * PMU_FL_EXCL_CNTRS the cpuc gets its own struct intel_excl_cntrs and a
+ * constraint_list.
+ *
+ * Return: the zeroed, prepared cpuc. Aborts @test when out of memory.
+ */
+struct cpu_hw_events *fake_pmu_cpuc_alloc(struct kunit *test, bool validate);
+
+/**
+ * fake_pmu_cpuc_make_siblings() - make two fake cpucs hyper-thread siblings
+ * @test: the test
+ * @cpuc: thread 0, keeps its struct intel_excl_cntrs
+ * @sibling: thread 1, shares that of @cpuc from now on
+ *
+ * Does what intel_pmu_cpu_starting() does for the second thread of a core:
+ * both cpucs share one struct intel_excl_cntrs (refcnt 2) and @sibling gets
+ * excl_thread_id 1. Both must come from fake_pmu_cpuc_alloc() with
+ * PMU_FL_EXCL_CNTRS installed.
+ */
+void fake_pmu_cpuc_make_siblings(struct kunit *test, struct cpu_hw_events *cpuc,
+				 struct cpu_hw_events *sibling);
+
+/**
+ * fake_pmu_event_alloc() - allocate a fake event with a given constraint
+ * @test: the test; the event is freed when it ends
+ * @c: the constraint, see fake_pmu_event_set_constraint()
+ * @prev_idx: the counter the event last ran on (hw.idx), -1 for none
+ *
+ * The event belongs to the core x86 PMU, so collect_events() accepts it.
+ *
+ * Return: the new event. Aborts @test when out of memory.
+ */
+struct fake_pmu_event *fake_pmu_event_alloc(struct kunit *test,
+					    const struct event_constraint *c,
+					    int prev_idx);
+
+/**
+ * fake_pmu_event_set_constraint() - change the constraint of a fake event
+ * @fe: the event
+ * @c: the new constraint: its counter mask, code, flags and overlap are
+ *	copied, its weight is computed from the mask
+ *
+ * The event's config becomes @c->code, so TopDown events are recognised by
+ * is_metric_event() and is_slots_event(); PERF_X86_EVENT_PAIR in @c->flags
+ * also marks the event as a counter pair (hw.flags).
+ */
+void fake_pmu_event_set_constraint(struct fake_pmu_event *fe,
+				   const struct event_constraint *c);
+
+/**
+ * fake_pmu_add_group() - add a group of events to a fake cpuc
+ * @cpuc: the cpuc, from fake_pmu_cpuc_alloc()
+ * @fe: the events of the group
+ * @n: the number of events
+ *
+ * Does what group_sched_in() makes the x86 PMU do: x86_pmu_start_txn(),
+ * x86_pmu_add() for each event (collect_events()), x86_pmu_commit_txn()
+ * (x86_schedule_events() over all events of @cpuc) and, if that fails,
+ * x86_pmu_cancel_txn(). On success cpuc->assign[] holds the counter of each
+ * event of cpuc->event_list[].
+ *
+ * Return: 0 or the error of collect_events() or x86_schedule_events().
+ */
+int fake_pmu_add_group(struct cpu_hw_events *cpuc, struct fake_pmu_event **fe,
+		       int n);
+
+/**
+ * fake_pmu_validate_group() - check a group like validate_group() does
+ * @cpuc: a fresh cpuc from fake_pmu_cpuc_alloc(test, true)
+ * @fe: the events of the group
+ * @n: the number of events
+ *
+ * Collects the events and calls x86_schedule_events() without an
+ * assignment array, as for perf_event_open() of a group member.
+ *
+ * Return: 0 if the group could be scheduled on an otherwise empty PMU, or
+ * the error of collect_events() or x86_schedule_events().
+ */
+int fake_pmu_validate_group(struct cpu_hw_events *cpuc,
+			    struct fake_pmu_event **fe, int n);
+
+/**
+ * fake_pmu_enable() - program the last assignment, as x86_pmu_enable() does
+ * @cpuc: the cpuc
+ *
+ * Each event of @cpuc takes its counter from cpuc->assign[] (hw.idx), so the
+ * next scheduling round can take the fast path.
+ */
+void fake_pmu_enable(struct cpu_hw_events *cpuc);
+
+/**
+ * fake_pmu_get_event_constraints() - default constraint callback
+ * @cpuc: the cpuc being scheduled
+ * @idx: index of @event in cpuc->event_list[]
+ * @event: an event from fake_pmu_event_alloc()
+ *
+ * Counts the call in fake_pmu_event.n_get.
+ *
+ * Return: the event's own constraint.
+ */
+struct event_constraint *
+fake_pmu_get_event_constraints(struct cpu_hw_events *cpuc, int idx,
+			       struct perf_event *event);
+
+/**
+ * fake_pmu_put_event_constraints() - default release callback
+ * @cpuc: the cpuc being scheduled
+ * @event: an event from fake_pmu_event_alloc()
+ *
+ * Counts the call in fake_pmu_event.n_put.
+ */
+void fake_pmu_put_event_constraints(struct cpu_hw_events *cpuc,
+				    struct perf_event *event);
+
+/**
+ * fake_pmu_commit_scheduling() - default commit callback
+ * @cpuc: the cpuc being scheduled
+ * @idx: index of the event in cpuc->event_list[]
+ * @cntr: the counter the event was given
+ *
+ * Counts the call in fake_pmu_event.n_commit and keeps @cntr in
+ * fake_pmu_event.commit_cntr.
+ */
+void fake_pmu_commit_scheduling(struct cpu_hw_events *cpuc, int idx, int cntr);
+
+#endif /* _X86_EVENTS_TESTS_FAKE_PMU_H */

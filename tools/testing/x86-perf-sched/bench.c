@@ -1,0 +1,596 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Cost of today's greedy perf_assign_events() (greedy.o, from BASE) and
+ * of x86_assign_counters() (arch/x86/events/assign.c), called as
+ * perf_assign_events() calls them, on the same constraint lists.
+ *
+ *   bench -c                   every case under callgrind: the Makefile
+ *                              runs it with --toggle-collect on the two
+ *                              functions; each case ends in a dump
+ *   bench -r DUMP -s CI -S CI -g TXT
+ *                              the tables: instructions from the dumps,
+ *                              ns per call timed here, stack usage from
+ *                              the gcc call graphs, moved events
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <valgrind/callgrind.h>
+
+#include "perf_event.h"
+#include "assign_test.h"
+
+#define MAX_EVENTS	20
+#define CG_CALLS	1000
+#define NS_CALLS	20000
+#define NS_ROUNDS	7
+
+#define GP(n)		((1ULL << (n)) - 1)
+#define FIXED(i)	(1ULL << (INTEL_PMC_IDX_FIXED + (i)))
+#define METRIC(i)	(1ULL << (INTEL_PMC_IDX_METRIC_BASE + (i)))
+#define PAIR		BIT_ULL(63)	/* in a case's mask: a pair event */
+#define OVERLAP		BIT_ULL(62)	/* in a case's mask: overlap flag */
+
+struct bench_case {
+	char	group;
+	char	name[64];
+	int	n;
+	int	gpmax;
+	u64	mask[MAX_EVENTS];
+};
+
+static struct bench_case cases[64];
+static int nr_cases;
+
+static struct bench_case *add(char group, const char *name, int gpmax)
+{
+	struct bench_case *c = &cases[nr_cases++];
+
+	c->group = group;
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	c->gpmax = gpmax;
+	return c;
+}
+
+static void push(struct bench_case *c, u64 mask)
+{
+	c->mask[c->n++] = mask;
+}
+
+static void setup(void)
+{
+	static const u64 xsu[] = { 0x6, 0x8, 0x9, 0xb };
+	static const u64 searched[] = {
+		0xd00000081, 0x800000008, 0xa00000008, 0x200000037, 0x400000028,
+		0x2a, 0xe00000003, 0xb000000db, 0xc00000000, 0x800000029,
+		0x30000003f, 0x400000000, 0xd00000031,
+	};
+	static const u64 searched_pairs[] = {
+		0x9b, 0xa9, 0xf4, 0xcc, 0x3b | PAIR, 0x9c, 0x87 | PAIR,
+		0x67 | PAIR, 0xd6,
+	};
+	struct bench_case *c;
+	char name[64];
+	int n, i;
+
+	/* (a) unconstrained events on 8 generic + 4 fixed counters */
+	for (n = 1; n <= 16; n++) {
+		snprintf(name, sizeof(name), "%d unconstrained%s", n,
+			 n > 8 ? " (overcommitted)" : "");
+		c = add('a', name, 8);
+		for (i = 0; i < n; i++)
+			push(c, GP(8));
+	}
+
+	/* (b) constrained lists as in the thesis, and today's PMUs */
+	c = add('b', "HSW XSU, thesis 7.2: 0x6 0x8 0x9 0xb", 4);
+	for (i = 0; i < 4; i++)
+		push(c, xsu[i]);
+
+	c = add('b', "HSW perf stat -d: 3 fixed-capable + 4", 4);
+	push(c, GP(4) | FIXED(1));
+	push(c, GP(4) | FIXED(0));
+	push(c, FIXED(2));
+	for (i = 0; i < 4; i++)
+		push(c, GP(4));
+
+	c = add('b', "HSW HT workaround, gpmax 2", 2);
+	push(c, GP(4) | FIXED(1));
+	push(c, GP(4) | FIXED(0));
+	push(c, 0x4);
+	push(c, GP(4));
+
+	c = add('b', "HSW 0xf 0x4 0xf 0x3", 4);
+	push(c, 0xf);
+	push(c, 0x4);
+	push(c, 0xf);
+	push(c, 0x3);
+
+	c = add('b', "ICL TopDown: slots + 4 metrics + 4", 8);
+	push(c, FIXED(3));
+	for (i = 0; i < 4; i++)
+		push(c, METRIC(i));
+	push(c, GP(8) | FIXED(0));
+	push(c, GP(8) | FIXED(1));
+	push(c, GP(8));
+	push(c, GP(8));
+
+	c = add('b', "AMD F15h overlap: 0x09 + 3 x 0x07", 6);
+	push(c, 0x09 | OVERLAP);
+	for (i = 0; i < 3; i++)
+		push(c, 0x07);
+
+	c = add('b', "AMD Zen: 2 pairs + 2", 4);
+	push(c, 0x15 | PAIR);
+	push(c, 0x15 | PAIR);
+	push(c, GP(6));
+	push(c, GP(6));
+
+	/* (c) worst cases */
+	c = add('c', "chain: 7 x {k,k+1}, then {0}", 8);
+	for (i = 0; i < 7; i++)
+		push(c, 3ULL << i);
+	push(c, 1);
+
+	c = add('c', "staircase: 0xff 0x7f ... 0x01", 8);
+	for (i = 0; i < 8; i++)
+		push(c, GP(8 - i));
+
+	c = add('c', "12 on 8: 0xff.. then 0x01.., fails", 8);
+	for (i = 0; i < 6; i++)
+		push(c, GP(8));
+	for (i = 0; i < 6; i++)
+		push(c, 1ULL << i);
+
+	c = add('c', "20 x {k,k+1} on 20 counters", 20);
+	for (i = 0; i < 19; i++)
+		push(c, 3ULL << i);
+	push(c, 1);
+
+	c = add('c', "pairs: 2 x 0x7f + 5, all 15 sets, fails", 8);
+	push(c, 0x7f | PAIR);
+	push(c, 0x7f | PAIR);
+	for (i = 0; i < 5; i++)
+		push(c, GP(8));
+
+	/* the slowest instances a random search found, without and with pairs */
+	c = add('c', "searched: 13 on 8 generic + 4 fixed", 8);
+	for (i = 0; i < ARRAY_SIZE(searched); i++)
+		push(c, searched[i]);
+
+	c = add('c', "searched: 3 pairs + 6 on 8, fails", 8);
+	for (i = 0; i < ARRAY_SIZE(searched_pairs); i++)
+		push(c, searched_pairs[i]);
+
+	c = add('c', "AMD F15h: 0x09 x 2 + 0x07 x 3 + 0x38", 6);
+	push(c, 0x09 | OVERLAP);
+	push(c, 0x09 | OVERLAP);
+	for (i = 0; i < 3; i++)
+		push(c, 0x07);
+	push(c, 0x38);
+}
+
+struct instance {
+	struct event_constraint	ec[MAX_EVENTS];
+	struct event_constraint	*c[MAX_EVENTS];
+	int			wmin;
+	int			wmax;
+};
+
+static void build(const struct bench_case *bc, struct instance *in)
+{
+	int e;
+
+	in->wmin = X86_PMC_IDX_MAX;
+	in->wmax = 0;
+	for (e = 0; e < bc->n; e++) {
+		u64 mask = bc->mask[e] & ~(PAIR | OVERLAP);
+
+		in->ec[e] = (struct event_constraint) {
+			.idxmsk64	= mask,
+			.weight		= hweight64(mask),
+			.overlap	= !!(bc->mask[e] & OVERLAP),
+			.flags		= bc->mask[e] & PAIR ? PERF_X86_EVENT_PAIR : 0,
+		};
+		in->c[e] = &in->ec[e];
+		in->wmin = min(in->wmin, in->ec[e].weight);
+		in->wmax = max(in->wmax, in->ec[e].weight);
+	}
+}
+
+static int run(const struct bench_case *bc, struct instance *in, int algo,
+	       long calls)
+{
+	int assign[MAX_EVENTS], ret = 0;
+	long i;
+
+	for (i = 0; i < calls; i++) {
+		if (algo)
+			ret = x86_assign_counters(in->c, bc->n, bc->gpmax, NULL, assign);
+		else
+			ret = greedy_assign_events(in->c, bc->n, in->wmin, in->wmax,
+						   bc->gpmax, assign);
+		__asm__ volatile("" : : "r" (assign) : "memory");
+	}
+	return ret;
+}
+
+static double ns_per_call(const struct bench_case *bc, struct instance *in,
+			  int algo)
+{
+	struct timespec t0, t1;
+	double best = 1e30, ns;
+	int round;
+
+	for (round = 0; round < NS_ROUNDS; round++) {
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		run(bc, in, algo, NS_CALLS);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		ns = (t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec);
+		best = min(best, ns / NS_CALLS);
+	}
+	return best;
+}
+
+static void callgrind_cases(void)
+{
+	struct instance in;
+	char tag[32];
+	int i, algo;
+
+	for (i = 0; i < nr_cases; i++) {
+		build(&cases[i], &in);
+		for (algo = 0; algo < 2; algo++) {
+			run(&cases[i], &in, algo, CG_CALLS);
+			snprintf(tag, sizeof(tag), "case-%d-%d", i, algo);
+			CALLGRIND_DUMP_STATS_AT(tag);
+		}
+	}
+}
+
+/* Instructions per call of every case and algorithm, from the dumps. */
+static int read_dumps(const char *base, double ir[][2])
+{
+	char path[4096], line[256];
+	int k, i, algo, found = 0;
+	FILE *f;
+
+	for (k = 1; k < 1000; k++) {
+		long long total = -1;
+
+		snprintf(path, sizeof(path), "%s.%d", base, k);
+		f = fopen(path, "r");
+		if (!f)
+			break;
+		i = -1;
+		while (fgets(line, sizeof(line), f)) {
+			if (sscanf(line, "desc: Trigger: Client Request: case-%d-%d",
+				   &i, &algo) == 2)
+				continue;
+			if (sscanf(line, "summary: %lld", &total) == 1 ||
+			    sscanf(line, "totals: %lld", &total) == 1)
+				break;
+		}
+		fclose(f);
+		if (i >= 0 && i < nr_cases && total >= 0) {
+			ir[i][algo] = (double)total / CG_CALLS;
+			found++;
+		}
+	}
+	return found == 2 * nr_cases ? 0 : -1;
+}
+
+static const char *outcome(int ret)
+{
+	static char buf[2][16];
+	static int k;
+
+	k ^= 1;
+	if (!ret)
+		return "all";
+	snprintf(buf[k], sizeof(buf[k]), "%d left", ret);
+	return buf[k];
+}
+
+static void print_table(double ir[][2])
+{
+	static const char * const groups[] = {
+		"(a) unconstrained, 8 generic + 4 fixed counters",
+		"(b) constrained lists",
+		"(c) worst cases",
+	};
+	struct instance in;
+	double worst_a = 0;
+	int i, g = -1;
+
+	for (i = 0; i < nr_cases; i++) {
+		struct bench_case *bc = &cases[i];
+		double ns[2];
+		int ret[2];
+
+		if (bc->group - 'a' != g) {
+			g = bc->group - 'a';
+			printf("\n%s\n\n", groups[g]);
+			printf("| case | n | greedy instr | matcher instr | ratio |");
+			printf(" greedy ns | matcher ns | greedy places | matcher places |\n");
+			printf("|---|--:|--:|--:|--:|--:|--:|---|---|\n");
+		}
+		build(bc, &in);
+		ret[0] = run(bc, &in, 0, 1);
+		ret[1] = run(bc, &in, 1, 1);
+		ns[0] = ns_per_call(bc, &in, 0);
+		ns[1] = ns_per_call(bc, &in, 1);
+		printf("| %s | %d | %.0f | %.0f | %.2f | %.1f | %.1f | %s | %s |\n",
+		       bc->name, bc->n, ir[i][0], ir[i][1], ir[i][1] / ir[i][0],
+		       ns[0], ns[1], outcome(ret[0]), outcome(ret[1]));
+		if (bc->group == 'a')
+			worst_a = max(worst_a, ir[i][1] / ir[i][0]);
+	}
+	printf("\n(a): the matcher takes at most %.2fx the greedy's instructions\n",
+	       worst_a);
+}
+
+/*
+ * Stack: the deepest path through the call graph gcc wrote for
+ * assign.c, from x86_assign_counters().
+ */
+static char fn_name[32][64];
+static int fn_bytes[32], nr_fn;
+static int edge_from[256], edge_to[256], nr_edges;
+
+static int fn_index(const char *name)
+{
+	int i;
+
+	for (i = 0; i < nr_fn; i++) {
+		if (!strcmp(fn_name[i], name))
+			return i;
+	}
+	if (nr_fn == 32)
+		return -1;
+	snprintf(fn_name[nr_fn], sizeof(fn_name[0]), "%s", name);
+	fn_bytes[nr_fn] = 0;
+	return nr_fn++;
+}
+
+static int deepest(int f, char *path, size_t len)
+{
+	char best_path[512] = "", sub[512];
+	const char *name;
+	int i, best = 0, d;
+
+	for (i = 0; i < nr_edges; i++) {
+		if (edge_from[i] != f)
+			continue;
+		d = deepest(edge_to[i], sub, sizeof(sub));
+		if (d > best) {
+			best = d;
+			snprintf(best_path, sizeof(best_path), "%s", sub);
+		}
+	}
+	name = strrchr(fn_name[f], ':');
+	snprintf(path, len, "%s %d%s%s", name ? name + 1 : fn_name[f],
+		 fn_bytes[f], best_path[0] ? " > " : "", best_path);
+	return fn_bytes[f] + best;
+}
+
+static const char edge_format[] =
+	"edge: { sourcename: \"%255[^\"]\" targetname: \"%255[^\"]\"";
+
+static void stack_usage(const char *ci, const char *what)
+{
+	char line[1024], a[256], b[256], path[512];
+	int bytes, root, i;
+	FILE *f = fopen(ci, "r");
+
+	nr_fn = 0;
+	nr_edges = 0;
+	if (!f) {
+		printf("stack, %s: no %s\n", what, ci);
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *p;
+
+		if (sscanf(line, "node: { title: \"%255[^\"]\"", a) == 1) {
+			p = strstr(line, "\\n");
+			p = p ? strstr(p + 2, "\\n") : NULL;
+			if (p && sscanf(p + 2, "%d bytes", &bytes) == 1 &&
+			    fn_index(a) >= 0)
+				fn_bytes[fn_index(a)] = bytes;
+		} else if (sscanf(line, edge_format, a, b) == 2 && nr_edges < 256) {
+			edge_from[nr_edges] = fn_index(a);
+			edge_to[nr_edges++] = fn_index(b);
+		}
+	}
+	fclose(f);
+
+	root = fn_index("x86_assign_counters");
+	bytes = deepest(root, path, sizeof(path));
+	printf("stack, %s: %d bytes on the deepest path: %s\n", what, bytes, path);
+	for (i = 0; i < nr_fn; i++) {
+		if (!strstr(fn_name[i], ":assign_events"))
+			continue;
+		bytes = fn_bytes[root] + deepest(i, path, sizeof(path));
+		printf("stack, %s, no pairs: %d bytes: x86_assign_counters %d > %s\n",
+		       what, bytes, fn_bytes[root], path);
+	}
+}
+
+/*
+ * Events arrive one at a time, as x86_pmu_add() adds them, each staying
+ * a random number of steps. Upstream first tries to keep every running
+ * event on its counter (the fastpath of x86_schedule_events()); a new
+ * event fails that, and then the greedy reassigns everything. The
+ * matcher gets the running counters as prev[]. Both see the same
+ * arrivals; counted are running events that change counter.
+ */
+struct pmu_model {
+	const char	*name;
+	int		nr_gp;
+	int		nr_fixed;
+	bool		pairs;
+	bool		amd_f15;
+};
+
+static u64 model_event(const struct pmu_model *pm, u64 *state, int *flags)
+{
+	static const u64 f15[] = { 0x01, 0x07, 0x08, 0x09, 0x3f, 0x38, 0x3f, 0x3f };
+	u64 gp = GP(pm->nr_gp);
+
+	*flags = 0;
+	if (pm->amd_f15)
+		return f15[assign_test_below(state, 8)];
+	if (pm->pairs && !assign_test_below(state, 6)) {
+		*flags = PERF_X86_EVENT_PAIR;
+		return 0x15;
+	}
+	switch (assign_test_below(state, 8)) {
+	case 0:
+		return pm->nr_fixed ? gp | FIXED(assign_test_below(state, pm->nr_fixed)) : gp;
+	case 1:
+		return GP(4);			/* PEBS, branch counters */
+	case 2:
+		return 1ULL << assign_test_below(state, min(pm->nr_gp, 4));
+	case 3:
+		return 3ULL << (2 * assign_test_below(state, pm->nr_gp / 2));
+	default:
+		return gp;
+	}
+}
+
+#define ARRIVALS	100000
+
+static void moves_run(const struct pmu_model *pm)
+{
+	struct event_constraint ec[MAX_EVENTS], *cp[MAX_EVENTS];
+	int idx[MAX_EVENTS], assign[MAX_EVENTS], leave[MAX_EVENTS];
+	long fits[2] = { 0 }, moved[2] = { 0 };
+	int algo, step, e, n, ret, flags, wmin, wmax, gpmax, stay;
+	u64 state, mask;
+
+	for (algo = 0; algo < 2; algo++) {
+		state = 0x6d6f766573ULL;
+		n = 0;
+		for (step = 0; step < ARRIVALS; step++) {
+			for (e = 0; e < n;) {
+				if (leave[e] > step) {
+					e++;
+					continue;
+				}
+				n--;
+				memmove(&ec[e], &ec[e + 1], (n - e) * sizeof(ec[0]));
+				memmove(&idx[e], &idx[e + 1], (n - e) * sizeof(idx[0]));
+				memmove(&leave[e], &leave[e + 1], (n - e) * sizeof(leave[0]));
+			}
+
+			mask = model_event(pm, &state, &flags);
+			stay = 1 + assign_test_below(&state, 16);
+			if (n == pm->nr_gp + pm->nr_fixed + 1)
+				continue;
+
+			ec[n] = (struct event_constraint) {
+				.idxmsk64 = mask, .weight = hweight64(mask),
+				.flags = flags,
+			};
+			idx[n] = -1;
+			leave[n] = step + stay;
+			gpmax = pm->nr_gp;
+			for (e = 0, wmin = X86_PMC_IDX_MAX, wmax = 0; e <= n; e++) {
+				cp[e] = &ec[e];
+				wmin = min(wmin, ec[e].weight);
+				wmax = max(wmax, ec[e].weight);
+				assign[e] = idx[e];
+				gpmax -= !!(ec[e].flags & PERF_X86_EVENT_PAIR);
+			}
+			if (algo)
+				ret = x86_assign_counters(cp, n + 1, gpmax, assign, assign);
+			else
+				ret = greedy_assign_events(cp, n + 1, wmin, wmax, gpmax,
+							   assign);
+			if (ret)
+				continue;
+
+			fits[algo]++;
+			for (e = 0; e < n; e++)
+				moved[algo] += assign[e] != idx[e];
+			for (e = 0; e <= n; e++)
+				idx[e] = assign[e];
+			n++;
+		}
+	}
+
+	printf("| %s | %d | %ld | %ld | %.3f | %ld | %ld | %.3f |\n", pm->name,
+	       ARRIVALS, fits[0], moved[0], (double)moved[0] / fits[0],
+	       fits[1], moved[1], (double)moved[1] / fits[1]);
+}
+
+int main(int argc, char **argv)
+{
+	static double ir[64][2];
+	static const struct pmu_model models[] = {
+		{ "Intel, 8 generic + 4 fixed", 8, 4, false, false },
+		{ "Intel, 4 generic + 3 fixed", 4, 3, false, false },
+		{ "AMD F15h, 6 counters", 6, 0, false, true },
+		{ "AMD Zen, 6 counters, pairs", 6, 0, true, false },
+	};
+	const char *dump = NULL, *ci = NULL, *ci_sp = NULL, *greedy = NULL;
+	char line[512];
+	FILE *f;
+	int opt, i;
+
+	setup();
+	while ((opt = getopt(argc, argv, "cr:s:S:g:")) != -1) {
+		switch (opt) {
+		case 'c':
+			callgrind_cases();
+			return 0;
+		case 'r':
+			dump = optarg;
+			break;
+		case 's':
+			ci = optarg;
+			break;
+		case 'S':
+			ci_sp = optarg;
+			break;
+		case 'g':
+			greedy = optarg;
+			break;
+		default:
+			return 2;
+		}
+	}
+	if (!dump || read_dumps(dump, ir)) {
+		fprintf(stderr, "bench: no callgrind dumps %s.N for every case\n",
+			dump ? dump : "");
+		return 1;
+	}
+
+	f = greedy ? fopen(greedy, "r") : NULL;
+	if (f && fgets(line, sizeof(line), f))
+		printf("greedy: %s", line);
+	if (f)
+		fclose(f);
+	printf("matcher: arch/x86/events/assign.c\n");
+	printf("instructions per call: valgrind --tool=callgrind, %d calls per case;\n",
+	       CG_CALLS);
+	printf("ns per call: best of %d rounds of %d calls on this machine\n",
+	       NS_ROUNDS, NS_CALLS);
+	print_table(ir);
+
+	printf("\n");
+	stack_usage(ci, "-fno-stack-protector");
+	stack_usage(ci_sp, "-fstack-protector-strong");
+
+	printf("\nmoved events: %d arrivals, each staying 1-16 arrivals long\n\n", ARRIVALS);
+	printf("| PMU | arrivals | greedy fits | greedy moved | per fit |");
+	printf(" matcher fits | matcher moved | per fit |\n");
+	printf("|---|--:|--:|--:|--:|--:|--:|--:|\n");
+	for (i = 0; i < ARRAY_SIZE(models); i++)
+		moves_run(&models[i]);
+
+	return 0;
+}
