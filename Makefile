@@ -117,6 +117,8 @@ export: stage
 	@mk/export.sh $(PRISTINE) $(FRAGMENT) $(B)/export
 
 deb-pkg: stage
+	@command -v dpkg-buildpackage > /dev/null && dpkg -s debhelper > /dev/null 2>&1 || \
+		{ echo "deb-pkg: needs: apt-get install dpkg-dev debhelper"; exit 1; }
 	@mkdir -p $(B)/deb
 	@cp /boot/config-$$(uname -r) $(B)/deb/.config
 	@$(MAKE) -C $(STAGED) O=$(abspath $(B)/deb) olddefconfig

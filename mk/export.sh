@@ -33,13 +33,17 @@ unclaimed=$(LC_ALL=C comm -23 "$out/overlay.all" "$out/overlay.claimed")
 gone=$(LC_ALL=C comm -13 "$out/overlay.all" "$out/overlay.claimed")
 [ -z "$gone" ] || die "series/overlay names missing files: $gone"
 
+for p in $(grep -v -e '^#' -e '^[[:space:]]*$' series/overlay | awk '{ print $1 }'); do
+	echo "$patches" | grep -qxF "$p" || die "series/overlay names $p, which series/series does not"
+done
+
 base=$out/base.git
 if [ ! -f "$base/.done" ]; then
 	echo "export: making a git repository of the pristine base (once)"
 	rm -rf "$base"
 	git init -q "$base"
 	(cd "$pristine" && tar cf - .) | (cd "$base" && tar xf -)
-	git -C "$base" add -A
+	git -C "$base" add -A -f
 	git -C "$base" -c user.name=base -c user.email=base@localhost \
 		commit -q -m "Linux $(make -s -C "$pristine" kernelversion)"
 	touch "$base/.done"
@@ -66,7 +70,7 @@ for p in $patches; do
 	for n in $(awk -v p="$p" '$1 == p { for (i = 2; i <= NF; i++) print $i }' series/overlay); do
 		mkdir -p "$base/$(dirname "$n")"
 		cp "$n" "$base/$n"
-		git -C "$base" add "$n"
+		git -C "$base" add -f "$n"
 	done
 	if grep -q '^+++ ' "$f"; then
 		(cd "$base" && git apply --index "$repo/$f") || die "$p does not apply"
@@ -90,7 +94,7 @@ if [ -f MAINTAINERS ]; then
 		{ print; prev = $0 }' "$base/MAINTAINERS" > "$out/MAINTAINERS"
 	cp "$out/MAINTAINERS" "$base/MAINTAINERS"
 	from=$(git -C "$base" log -1 --format='%an <%ae>')
-	git -C "$base" add MAINTAINERS
+	git -C "$base" add -f MAINTAINERS
 	git -C "$base" -c user.name="${from% <*}" -c user.email="$(git -C "$base" log -1 --format=%ae)" \
 		commit -q --author="$from" -F - <<MSG
 MAINTAINERS: Add entry for $title

@@ -1,0 +1,528 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sched_sim: the perf_events event scheduling simulator of the thesis
+ * (ch. 7.2), around the counter assigners the kernel compiles. See
+ * usage() and the model at the top of sim.c.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sim.h"
+
+#define DEFAULT_ITERS		1000
+#define DEFAULT_EVAL_ITERS	12
+
+static const char usage_text[] =
+"usage: sched_sim [-p PMU] [-M] [-n N] [-k K] [-r rr|roc] [-w 0|1] [-H] [-P] [-v]\n"
+"                 -e EVENTS [-C MASKS] [-R RATES] [-e EVENTS [-C MASKS] [-R RATES]]\n"
+"       sched_sim -m exhaustive|random|xsu|rates [-p PMU] [-K K] [-c N] [-s SEED]\n"
+"                 [-T] [-n N] [-k K] [-w 0|1] [-H] [-P]\n"
+"       sched_sim -l [-p PMU]\n"
+"\n"
+"  -p PMU     snb, ivb, hsw (default), skl, icl, spr, zen, or gpN (N generic\n"
+"             counters, no table); -l lists them and PMU's constraint table\n"
+"  -e EVENTS  a thread's event list, comma-separated: raw codes (0x81d0, r81d0)\n"
+"             or libpfm4 names; a second -e is the sibling hyper-thread\n"
+"  -C MASKS   constraint masks for the events of the -e before it (alone:\n"
+"             events e1, e2, ...); a mask may end in :c (corrupting), :n (not\n"
+"             corrupting) or :p (pair event); - keeps the table's constraint\n"
+"  -R RATES   synthetic counts per tick of those events: N, or LO:HI:PERIOD\n"
+"             (LO and HI alternate every PERIOD ticks); default 1000\n"
+"  -M         the matcher, x86_assign_counters(); default: today's greedy\n"
+"  -n N       iterations (default %d; %d per instance in the -m modes)\n"
+"  -k K       go on past a failing window, passing at most K events per pass\n"
+"             (0: twice the generic counters); default: stop at the first\n"
+"  -r POLICY  rotation: rr (round-robin, default) or roc (rate-of-change)\n"
+"  -w 0|1     HT workaround (XSU) on snb, ivb, hsw; default 1\n"
+"  -H         no half rule: gpmax is not halved with an exclusive event\n"
+"  -P         put as BASE does: a failed event frees its stale counter\n"
+"  -v         every iteration\n"
+"  -m MODE    exhaustive: every tuple of -K non-empty masks over the generic\n"
+"             counters; random: -c seeded instances of -K events (-T: from the\n"
+"             table); xsu: -c pairs of sibling lists of 1 to -K events;\n"
+"             rates: -c sets of -K events with random rates, rr against roc;\n"
+"             there -R N is the longest square-wave period (default 50)\n";
+
+static void usage(void)
+{
+	fprintf(stderr, usage_text, DEFAULT_ITERS, DEFAULT_EVAL_ITERS);
+	exit(2);
+}
+
+static void die(const char *what, const char *arg)
+{
+	fprintf(stderr, "sched_sim: %s '%s'\n", what, arg);
+	exit(2);
+}
+
+static long number(const char *s)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 0);
+	if (errno || *end || end == s || v < 0)
+		die("not a count:", s);
+	return v;
+}
+
+/* Split @list at commas into @item; returns how many. */
+static int split(char *list, char **item, int max)
+{
+	int n = 0;
+	char *p;
+
+	for (p = strtok(list, ", "); p; p = strtok(NULL, ", ")) {
+		if (n == max)
+			die("more than 32 events in", p);
+		item[n++] = p;
+	}
+	return n;
+}
+
+static void parse_events(const struct sim_pmu *pmu, char *list,
+			 struct sim_thread *t)
+{
+	char *item[SIM_MAX_EVENTS];
+	int e;
+
+	t->n = split(list, item, SIM_MAX_EVENTS);
+	for (e = 0; e < t->n; e++) {
+		if (sim_event_parse(pmu, item[e], &t->ev[e]))
+			exit(2);
+	}
+}
+
+static void parse_masks(char *list, struct sim_thread *t)
+{
+	char *item[SIM_MAX_EVENTS], *end;
+	struct sim_event *ev;
+	int e, n, flags;
+	bool excl;
+	u64 mask;
+
+	n = split(list, item, SIM_MAX_EVENTS);
+	if (!t->n) {
+		for (e = 0; e < n; e++) {
+			memset(&t->ev[e], 0, sizeof(t->ev[e]));
+			snprintf(t->ev[e].name, SIM_NAME_LEN, "e%d", e + 1);
+		}
+		t->n = n;
+	}
+	if (n != t->n)
+		die("not one mask per event:", list);
+
+	for (e = 0; e < n; e++) {
+		ev = &t->ev[e];
+		if (!strcmp(item[e], "-"))
+			continue;
+		mask = strtoull(item[e], &end, 0);
+		flags = 0;
+		excl = ev->excl;
+		if (!strcmp(end, ":c"))
+			excl = true;
+		else if (!strcmp(end, ":n"))
+			excl = false;
+		else if (!strcmp(end, ":p"))
+			flags = PERF_X86_EVENT_PAIR;
+		else if (*end)
+			die("bad mask", item[e]);
+		if (!mask)
+			die("empty mask", item[e]);
+		sim_event_set(ev, mask, flags, excl);
+	}
+}
+
+static void parse_rates(char *list, struct sim_thread *t)
+{
+	char *item[SIM_MAX_EVENTS];
+	struct sim_rate *r;
+	int e, n, got;
+	char end;
+
+	n = split(list, item, SIM_MAX_EVENTS);
+	if (n != t->n)
+		die("not one rate per event:", list);
+	for (e = 0; e < n; e++) {
+		r = &t->ev[e].rate;
+		got = sscanf(item[e], "%ld:%ld:%ld%c", &r->lo, &r->hi,
+			     &r->period, &end);
+		if (got == 1 && !strchr(item[e], ':'))
+			r->period = 0;
+		else if (got != 3 || r->period <= 0)
+			die("bad rate", item[e]);
+		if (r->lo < 0 || r->hi < 0)
+			die("bad rate", item[e]);
+	}
+}
+
+static const char *counter(int idx, char *buf, size_t size)
+{
+	if (idx < 0)
+		return "----";
+	if (idx >= INTEL_PMC_IDX_METRIC_BASE)
+		snprintf(buf, size, "metric%d", idx - INTEL_PMC_IDX_METRIC_BASE);
+	else if (idx >= INTEL_PMC_IDX_FIXED)
+		snprintf(buf, size, "fixed%d", idx - INTEL_PMC_IDX_FIXED);
+	else
+		snprintf(buf, size, "cntr%d", idx);
+	return buf;
+}
+
+static void print_event(const struct sim *s, int nr, const struct sim_event *ev,
+			bool list, bool rates)
+{
+	char buf[24];
+
+	if (list) {
+		printf("%d - ---- ---- %s (code=%#llx, constraint=%#llx%s%s)\n",
+		       nr, ev->name, ev->code, ev->ec.idxmsk64,
+		       ev->excl ? ", C" : "",
+		       ev->ec.flags & PERF_X86_EVENT_PAIR ? ", pair" : "");
+		return;
+	}
+
+	printf("%d %c %6.2f%% %-8s %s (constraint=%#llx%s%s)", nr,
+	       ev->active ? '+' : '-', 100.0 * ev->runs / s->iter,
+	       counter(ev->idx, buf, sizeof(buf)), ev->name, ev->ec.idxmsk64,
+	       s->nr_threads > 1 ? (ev->excl ? " C" : " NC") : "",
+	       ev->ec.flags & PERF_X86_EVENT_PAIR ? " pair" : "");
+	if (s->nr_threads > 1 && ev->corrupted)
+		printf(" corrupted %.2f%%", 100.0 * ev->corrupted / s->iter);
+	if (rates)
+		printf(" count=%.0f scaled=%.0f true=%.0f error=%+.2f%%",
+		       ev->count, ev->runs ? ev->count * s->iter / ev->runs : 0,
+		       ev->truth, ev->runs ?
+		       100.0 * (ev->count * s->iter / ev->runs / ev->truth - 1) :
+		       -100.0);
+	printf("\n");
+}
+
+static void print_threads(const struct sim *s, bool list, bool rates)
+{
+	const struct sim_thread *t;
+	int tid, j;
+
+	for (tid = 0; tid < s->nr_threads; tid++) {
+		t = &s->t[tid];
+		if (s->nr_threads > 1)
+			printf("HT%d ", tid);
+		if (list) {
+			printf("Event List:\n");
+		} else {
+			printf("scheduled %d out of %d events", t->scheduled, t->n);
+			if (s->nr_threads > 1)
+				printf(", mean scaling factor %.2f%%",
+				       100 * sim_share(s, tid));
+			printf("\n");
+		}
+		/* events by their number, not their place in the list */
+		for (j = 0; j < t->n; j++)
+			print_event(s, j + 1, &t->ev[j], list, rates);
+	}
+}
+
+static void header(const struct sim *s)
+{
+	printf("----------------------------------------\n");
+	printf("Processor Name : %s\n", s->pmu->desc);
+	printf("Generic Counters No : %d\n", s->pmu->nr_gp);
+	printf("Fixed-Purpose Counters No : %d\n", s->pmu->nr_fixed);
+	if (s->pmu->nr_metric)
+		printf("TopDown Metrics No : %d\n", s->pmu->nr_metric);
+	printf("Scheduler : %s\n", s->algo == SIM_MATCHER ?
+	       "matcher, x86_assign_counters() of arch/x86/events/assign.c" :
+	       "greedy, perf_assign_events() of BASE");
+	if (s->limit)
+		printf("Generic layer : past failing windows, at most %d events per pass\n",
+		       s->limit);
+	else
+		printf("Generic layer : stops at the first failing window\n");
+	printf("Rotation : %s\n", s->policy == SIM_ROC ?
+	       "rate-of-change" : "round-robin");
+	if (s->pmu->xsu)
+		printf("HT workaround : %s%s%s\n", s->xsu ? "on" : "off",
+		       s->xsu && !s->half ? ", no half rule" : "",
+		       s->xsu && s->upstream_put ? ", put as BASE" : "");
+	printf("----------------------------------------\n");
+}
+
+static void simulate(struct sim *s, long iters, bool verbose, bool rates)
+{
+	int tid;
+
+	header(s);
+	print_threads(s, true, false);
+	printf("...\n");
+	sim_reset(s);
+	while (s->iter < iters) {
+		sim_tick(s);
+		if (!verbose && s->iter < iters)
+			continue;
+		printf("Iteration %ld\n", s->iter);
+		print_threads(s, false, rates && s->iter == iters);
+	}
+	if (s->nr_threads > 1) {
+		printf("corrupted event-iterations : %ld\n", s->corrupted);
+		printf("thread-iterations over the half rule : %ld\n", s->over_half);
+		printf("fast-path windows over gpmax : %ld\n", s->fast_over);
+		printf("stale XSU states after a pass : %ld\n", s->stale);
+		for (tid = 0; tid < 2; tid++)
+			printf("HT%d mean scaling factor : %.2f%%\n", tid,
+			       100 * sim_share(s, tid));
+	}
+}
+
+static double pct(double part, double whole)
+{
+	return whole ? 100 * part / whole : 0;
+}
+
+static void print_tally(const char *mode, const struct sim *s,
+			const struct sim_tally *tl, long iters, int k)
+{
+	const long *f = tl->full, *p = tl->placed;
+	const double *sh = tl->share;
+	long n = tl->instances;
+
+	if (!strcmp(mode, "rates")) {
+		printf("rates: %ld sets of %d unconstrained events on %d counters, %ld ticks\n",
+		       n, k, s->pmu->nr_gp, iters);
+		printf("mean squared relative error of the scaled counts:\n");
+		printf("  round-robin     %.6f\n", tl->sq_error[SIM_RR] / tl->events);
+		printf("  rate-of-change  %.6f (%+.2f%%)\n",
+		       tl->sq_error[SIM_ROC] / tl->events,
+		       pct(tl->sq_error[SIM_ROC] - tl->sq_error[SIM_RR],
+			   tl->sq_error[SIM_RR]));
+		return;
+	}
+
+	printf("%s: %ld instances of %d events%s on %s\n", mode, n, k,
+	       strcmp(mode, "xsu") ? "" : " at most per thread", s->pmu->desc);
+	printf("                                        greedy     matcher\n");
+	if (strcmp(mode, "xsu")) {
+		printf("scheduled fully in one pass        %10ld  %10ld\n",
+		       f[SIM_GREEDY], f[SIM_MATCHER]);
+		printf("  share of the instances          %9.2f%%  %9.2f%%\n",
+		       pct(f[SIM_GREEDY], n), pct(f[SIM_MATCHER], n));
+		printf("events scheduled in one pass       %10ld  %10ld  (%+.2f%%)\n",
+		       p[SIM_GREEDY], p[SIM_MATCHER],
+		       pct(p[SIM_MATCHER] - p[SIM_GREEDY], p[SIM_GREEDY]));
+	}
+	if (iters) {
+		printf("mean scaling factor, %4ld iterations %9.2f%%  %9.2f%%\n",
+		       iters, pct(sh[SIM_GREEDY], n), pct(sh[SIM_MATCHER], n));
+	}
+	if (!strcmp(mode, "xsu")) {
+		printf("  HT0                             %9.2f%%  %9.2f%%\n",
+		       pct(tl->thread_share[SIM_GREEDY][0], n),
+		       pct(tl->thread_share[SIM_MATCHER][0], n));
+		printf("  HT1                             %9.2f%%  %9.2f%%\n",
+		       pct(tl->thread_share[SIM_GREEDY][1], n),
+		       pct(tl->thread_share[SIM_MATCHER][1], n));
+		printf("corrupted event-iterations         %10ld  %10ld\n",
+		       tl->corrupted[SIM_GREEDY], tl->corrupted[SIM_MATCHER]);
+		printf("thread-iterations over half rule   %10ld  %10ld\n",
+		       tl->over_half[SIM_GREEDY], tl->over_half[SIM_MATCHER]);
+		printf("fast-path windows over gpmax       %10ld  %10ld\n",
+		       tl->fast_over[SIM_GREEDY], tl->fast_over[SIM_MATCHER]);
+		printf("stale XSU states after a pass      %10ld  %10ld\n",
+		       tl->stale[SIM_GREEDY], tl->stale[SIM_MATCHER]);
+	} else {
+		printf("matcher schedules more events in one pass: %ld (%.2f%%), fewer: %ld\n",
+		       tl->better, pct(tl->better, n), tl->worse);
+	}
+	if (iters)
+		printf("matcher's mean scaling factor higher: %ld (%.2f%%), lower: %ld (%.2f%%)\n",
+		       tl->share_better, pct(tl->share_better, n),
+		       tl->share_worse, pct(tl->share_worse, n));
+}
+
+static void list_table(const struct sim_pmu *pmu)
+{
+	const struct event_constraint *c;
+	char code[40];
+
+	sim_pmu_list();
+	printf("\n%s: unconstrained %#llx%s\n", pmu->desc,
+	       pmu->unconstrained.idxmsk64,
+	       pmu->pair ? ", event 0x03 (retired SSE/AVX FLOPs) pairs" : "");
+	if (pmu->pair)
+		printf("pair constraint %#llx weight %d\n",
+		       pmu->pair_constraint.idxmsk64, pmu->pair_constraint.weight);
+	if (!pmu->table)
+		return;
+	printf("#---------------#---------------#--------------------#------\n");
+	printf("# CODE          # CMASK         # CONSTRAINTS        # FLAGS\n");
+	printf("#---------------#---------------#--------------------#------\n");
+	for (c = pmu->table; c->weight != -1; c++) {
+		if (c->size)
+			snprintf(code, sizeof(code), "%#llx-%#llx", c->code,
+				 c->code + c->size);
+		else
+			snprintf(code, sizeof(code), "%#llx", c->code);
+		printf("%-15s | %#13llx | %#18llx | %s\n", code, c->cmask,
+		       c->idxmsk64, c->flags & PERF_X86_EVENT_EXCL ? "EXCL" : "");
+	}
+}
+
+int main(int argc, char **argv)
+{
+	char *events[2] = { NULL }, *masks[2] = { NULL }, *rates[2] = { NULL };
+	int nr_events = 0, nr_masks = 0, nr_rates = 0, k = 4, opt, tid;
+	const char *mode = "sim", *pmu_name = "hsw";
+	bool verbose = false, table = false, list = false;
+	long iters = -1, count = 10000, period;
+	struct sim_pmu pmu;
+	struct sim_tally tl;
+	u64 seed = 1;
+	struct sim s;
+
+	memset(&s, 0, sizeof(s));
+	s.half = true;
+	s.xsu = true;
+	while ((opt = getopt(argc, argv, "p:e:C:R:Mn:k:r:w:HPvm:K:c:s:Tlh")) != -1) {
+		switch (opt) {
+		case 'p':
+			pmu_name = optarg;
+			break;
+		case 'e':
+			if (nr_events == 2)
+				usage();
+			events[nr_events++] = optarg;
+			break;
+		case 'C':
+			/* for the thread of the last -e; without any, the next */
+			tid = nr_events ? nr_events - 1 : nr_masks;
+			if (tid > 1 || masks[tid])
+				usage();
+			masks[tid] = optarg;
+			nr_masks = tid + 1;
+			break;
+		case 'R':
+			tid = nr_events ? nr_events - 1 : nr_rates;
+			if (tid > 1 || rates[tid])
+				usage();
+			rates[tid] = optarg;
+			nr_rates = tid + 1;
+			break;
+		case 'M':
+			s.algo = SIM_MATCHER;
+			break;
+		case 'n':
+			iters = number(optarg);
+			break;
+		case 'k':
+			s.limit = number(optarg);
+			if (!s.limit)
+				s.limit = -1;
+			break;
+		case 'r':
+			if (!strcmp(optarg, "roc"))
+				s.policy = SIM_ROC;
+			else if (strcmp(optarg, "rr"))
+				usage();
+			break;
+		case 'w':
+			s.xsu = number(optarg);
+			break;
+		case 'H':
+			s.half = false;
+			break;
+		case 'P':
+			s.upstream_put = true;
+			break;
+		case 'v':
+			verbose = true;
+			break;
+		case 'm':
+			mode = optarg;
+			break;
+		case 'K':
+			k = number(optarg);
+			break;
+		case 'c':
+			count = number(optarg);
+			break;
+		case 's':
+			seed = number(optarg);
+			break;
+		case 'T':
+			table = true;
+			break;
+		case 'l':
+			list = true;
+			break;
+		default:
+			usage();
+		}
+	}
+	if (optind != argc)
+		usage();
+	if (sim_pmu_get(pmu_name, &pmu))
+		die("unknown PMU", pmu_name);
+	s.pmu = &pmu;
+	s.xsu = s.xsu && pmu.xsu;
+	if (s.limit < 0)
+		s.limit = 2 * pmu.nr_gp;
+	if (list) {
+		list_table(&pmu);
+		return 0;
+	}
+	if (k < 1 || k > SIM_MAX_EVENTS)
+		die("bad -K", "1-32");
+
+	if (strcmp(mode, "sim")) {
+		if (iters < 0)
+			iters = DEFAULT_EVAL_ITERS;
+		printf("$");
+		for (opt = 0; opt < argc; opt++)
+			printf(" %s", argv[opt]);
+		printf("\n");
+		if (!strcmp(mode, "exhaustive")) {
+			if (pow((1 << min(pmu.nr_gp, 30)) - 1, k) > 1e9)
+				die("exhaustive: more than 10^9 instances on", pmu.name);
+			sim_eval_exhaustive(&s, k, iters, &tl);
+		} else if (!strcmp(mode, "random")) {
+			sim_eval_random(&s, k, table, iters, count, seed, &tl);
+		} else if (!strcmp(mode, "xsu")) {
+			if (!pmu.xsu)
+				die("no HT workaround on", pmu.name);
+			sim_eval_xsu(&s, k, iters, count, seed, &tl);
+		} else if (!strcmp(mode, "rates")) {
+			period = rates[0] ? number(rates[0]) : 50;
+			if (period < 1)
+				die("bad -R period", rates[0]);
+			sim_eval_rates(&s, k, iters, count, seed, period, &tl);
+		} else {
+			usage();
+		}
+		print_tally(mode, &s, &tl, iters, k);
+		return 0;
+	}
+
+	s.nr_threads = max(nr_events, max(nr_masks, nr_rates));
+	if (!s.nr_threads)
+		usage();
+	if (s.nr_threads > 1 && !pmu.xsu)
+		die("no sibling mode without the HT erratum on", pmu.name);
+	for (tid = 0; tid < s.nr_threads; tid++) {
+		if (events[tid])
+			parse_events(&pmu, events[tid], &s.t[tid]);
+		if (masks[tid])
+			parse_masks(masks[tid], &s.t[tid]);
+		if (!s.t[tid].n)
+			usage();
+		if (rates[tid])
+			parse_rates(rates[tid], &s.t[tid]);
+	}
+
+	simulate(&s, iters < 0 ? DEFAULT_ITERS : iters, verbose,
+		 nr_rates || s.policy == SIM_ROC);
+	return 0;
+}

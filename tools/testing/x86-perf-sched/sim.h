@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The event scheduling simulator: the generic perf_events layer and
+ * x86_schedule_events() modelled around the counter assigners the kernel
+ * compiles (today's greedy of BASE, x86_assign_counters() of
+ * arch/x86/events/assign.c), on PMUs whose constraint tables are cut out
+ * of BASE at build time. See sim.c for the model, sched_sim.c for the
+ * command line.
+ */
+#ifndef _SIM_H
+#define _SIM_H
+
+#include "perf_event.h"
+
+#define SIM_MAX_EVENTS	32	/* in one thread's event list */
+#define SIM_NAME_LEN	64
+
+enum sim_algo {
+	SIM_GREEDY,		/* perf_assign_events() of BASE */
+	SIM_MATCHER,		/* x86_assign_counters() */
+	SIM_NR_ALGOS
+};
+
+enum sim_policy {
+	SIM_RR,			/* round-robin: the kernel's rotate_ctx() */
+	SIM_ROC,		/* rate-of-change (Lim et al.) */
+};
+
+struct sim_pmu {
+	char			name[16];
+	char			desc[64];
+	const char		*pfm;		/* libpfm4 PMU name, or NULL */
+	int			nr_gp;
+	int			nr_fixed;
+	int			nr_metric;
+	bool			xsu;		/* HT erratum workaround */
+	bool			pair;		/* PMU_FL_PAIR */
+	struct event_constraint	*table;		/* BASE's, checked */
+	struct event_constraint	unconstrained;
+	struct event_constraint	pair_constraint;
+};
+
+/* A synthetic count rate: @lo per tick, or @lo and @hi for @period ticks each. */
+struct sim_rate {
+	long	lo;
+	long	hi;
+	long	period;
+};
+
+struct sim_event {
+	char			name[SIM_NAME_LEN];
+	u64			code;
+	struct event_constraint	ec;		/* static constraint */
+	bool			excl;		/* corrupts the sibling's counter */
+	struct sim_rate		rate;
+
+	int			idx;		/* hw.idx: last counter, or -1 */
+	bool			active;		/* on a counter this tick */
+	long			runs;		/* ticks on a counter */
+	long			corrupted;	/* ticks beside a corrupting event */
+	double			count;		/* counted while active */
+	double			truth;		/* counted had it always run */
+	long			last_run;	/* last tick it ran, or -1 */
+	int			nr_obs;		/* observations, at most 3 kept */
+	double			obs_x[3];	/* time running at each */
+	double			obs_y[3];	/* count at each */
+};
+
+struct sim_thread {
+	int			n;
+	struct sim_event	ev[SIM_MAX_EVENTS];
+	int			list[SIM_MAX_EVENTS];	/* the list, in order */
+	bool			rotate;		/* something did not fit */
+	int			scheduled;	/* events on counters */
+	u64			xsu_excl;	/* states[tid]: EXCLUSIVE */
+	u64			xsu_shared;	/* states[tid]: SHARED */
+};
+
+struct sim {
+	const struct sim_pmu	*pmu;
+	enum sim_algo		algo;
+	enum sim_policy		policy;
+	int			limit;		/* events per pass; 0: stop at a failure */
+	int			nr_threads;	/* 2: sibling hyper-threads */
+	bool			xsu;		/* ht_bug_workaround on */
+	bool			half;		/* gpmax / 2 with an exclusive event */
+	bool			upstream_put;	/* put as BASE does */
+	long			iter;
+	long			corrupted;	/* event-ticks beside a corrupting event */
+	long			over_half;	/* thread-ticks over the half rule */
+	long			fast_over;	/* fast paths over gpmax */
+	long			stale;		/* XSU states no event holds */
+	struct sim_thread	t[2];
+};
+
+/* Totals of an evaluation, per algorithm where it matters. */
+struct sim_tally {
+	long	instances;
+	long	full[SIM_NR_ALGOS];	/* every event scheduled in one pass */
+	long	placed[SIM_NR_ALGOS];	/* events scheduled in one pass */
+	long	better;			/* matcher schedules more in one pass */
+	long	worse;			/* matcher schedules fewer */
+	double	share[SIM_NR_ALGOS];	/* sum of mean scaling factors */
+	long	share_better;		/* matcher's mean scaling factor higher */
+	long	share_worse;		/* lower */
+	long	corrupted[SIM_NR_ALGOS];
+	long	over_half[SIM_NR_ALGOS];
+	long	fast_over[SIM_NR_ALGOS];
+	long	stale[SIM_NR_ALGOS];
+	double	thread_share[SIM_NR_ALGOS][2];
+	double	sq_error[2];		/* rates: RR, RoC */
+	long	events;			/* rates: events measured */
+};
+
+/* pmu.c */
+int sim_pmu_get(const char *name, struct sim_pmu *pmu);
+void sim_pmu_list(void);
+const struct event_constraint *sim_constraint(const struct sim_pmu *pmu,
+					      u64 code);
+int sim_event_parse(const struct sim_pmu *pmu, const char *str,
+		    struct sim_event *ev);
+bool sim_have_names(void);
+
+/* sim.c */
+void sim_event_set(struct sim_event *ev, u64 mask, int flags, bool excl);
+void sim_reset(struct sim *s);
+int sim_pass(struct sim *s, int tid);
+void sim_tick(struct sim *s);
+void sim_run(struct sim *s, long iters);
+double sim_roc_cost(const struct sim_event *ev, long now);
+double sim_share(const struct sim *s, int tid);
+
+void sim_eval_exhaustive(const struct sim *cfg, int k, long iters,
+			 struct sim_tally *tl);
+void sim_eval_random(const struct sim *cfg, int k, bool table, long iters,
+		     long count, u64 seed, struct sim_tally *tl);
+void sim_eval_xsu(const struct sim *cfg, int k, long iters, long count,
+		  u64 seed, struct sim_tally *tl);
+void sim_eval_rates(const struct sim *cfg, int k, long iters, long count,
+		    u64 seed, int max_period, struct sim_tally *tl);
+
+#endif

@@ -1,0 +1,629 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests of the simulator (sim.c, pmu.c, sched_sim.c): figures that are
+ * known by hand, from the thesis, or by an independent count, so that a
+ * wrong model or a wrong table fails here.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "sim.h"
+#include "assign_test.h"
+#include "check.h"
+
+/*
+ * The thesis's codes (ch. 7.2): l2_lines_in:any, l1d_pend_miss:occurrences,
+ * cycle_activity:stalls_l1d_pending, inst_retired:any_p
+ */
+#define L2_LINES_IN	0x5307f1ULL
+#define L1D_PEND_MISS	0x1570148ULL
+#define CYCLE_ACTIVITY	0x85308a3ULL
+#define INST_RETIRED	0x53000ULL
+
+static struct sim_pmu pmu;
+static struct sim sim;
+
+/* A fresh simulation on PMU @name with one thread, @algo. */
+static struct sim *setup(const char *name, enum sim_algo algo)
+{
+	memset(&sim, 0, sizeof(sim));
+	if (sim_pmu_get(name, &pmu)) {
+		fprintf(stderr, "sim_test: no PMU %s\n", name);
+		exit(2);
+	}
+	sim.pmu = &pmu;
+	sim.algo = algo;
+	sim.nr_threads = 1;
+	sim.xsu = pmu.xsu;
+	sim.half = true;
+	return &sim;
+}
+
+static void codes(struct sim *s, int tid, const u64 *code, int n)
+{
+	char str[32];
+	int e;
+
+	for (e = 0; e < n; e++) {
+		snprintf(str, sizeof(str), "%#llx", code[e]);
+		if (sim_event_parse(s->pmu, str, &s->t[tid].ev[e]))
+			exit(2);
+	}
+	s->t[tid].n = n;
+}
+
+static void masks(struct sim *s, int tid, const u64 *mask, int n)
+{
+	int e;
+
+	for (e = 0; e < n; e++) {
+		snprintf(s->t[tid].ev[e].name, SIM_NAME_LEN, "e%d", e + 1);
+		sim_event_set(&s->t[tid].ev[e], mask[e], 0, false);
+	}
+	s->t[tid].n = n;
+}
+
+/* Do the runs and last counters of thread @tid equal @runs and @idx? */
+static bool runs_are(const struct sim *s, int tid, const long *runs,
+		     const int *idx)
+{
+	const struct sim_thread *t = &s->t[tid];
+	int e;
+
+	for (e = 0; e < t->n; e++) {
+		if (t->ev[e].runs != runs[e] || (idx && t->ev[e].idx != idx[e]))
+			return false;
+	}
+	return true;
+}
+
+/* Static constraints as the kernel looks them up, read off BASE by hand. */
+static void test_tables(void)
+{
+	static const struct {
+		const char	*pmu;
+		u64		code;
+		u64		mask;
+		int		flags;
+	} want[] = {
+		{ "hsw", L2_LINES_IN, 0xf, 0 },
+		{ "hsw", L1D_PEND_MISS, 0x4, 0 },
+		{ "hsw", CYCLE_ACTIVITY, 0x4, 0 },
+		{ "hsw", 0xc530ca3, 0x4, 0 },
+		{ "hsw", 0x5181d0, 0xf, PERF_X86_EVENT_EXCL },
+		{ "hsw", 0x5100c0, 0x10000000fULL, 0 },		/* fixed 0 too */
+		{ "hsw", 0x530300, 0x400000000ULL, 0 },		/* fixed 2 only */
+		{ "hsw", 0x5101c0, 0x2, 0 },
+		{ "snb", 0x530148, 0x4, 0 },
+		{ "snb", 0x5102a3, 0x4, 0 },
+		{ "snb", 0x5101d3, 0xf, PERF_X86_EVENT_EXCL },
+		{ "ivb", 0x5101d2, 0xf, PERF_X86_EVENT_EXCL },
+		{ "skl", 0x5101d0, 0xf, 0 },			/* no erratum */
+		{ "skl", 0x5120cc, 0xff, 0 },
+		{ "skl", 0x53003c, 0x2000000ffULL, 0 },
+		{ "icl", 0x510400, 0x800000000ULL, 0 },		/* SLOTS */
+		{ "icl", 0x8000, BIT_ULL(48), 0 },		/* retiring */
+		{ "icl", 0x8300, BIT_ULL(51), 0 },		/* backend bound */
+		{ "icl", 0x510105, 0xf, 0 },			/* range 0x03-0x0a */
+		{ "icl", 0x5104a3, 0xff, 0 },
+		{ "icl", 0x5108a3, 0xf, 0 },
+		{ "icl", 0x510100, 0x100000000ULL, 0 },		/* fixed 0 only */
+		{ "spr", 0x8700, BIT_ULL(55), 0 },		/* memory bound */
+		{ "spr", 0x51012e, 0xff, 0 },
+		{ "spr", 0x510134, 0xf, 0 },			/* range 0x01-0x8f */
+		{ "spr", 0x5102cd, 0x1, 0 },
+		{ "spr", 0x5101c2, 0xff, 0 },			/* range 0x90-0xfe */
+		{ "zen", 0x510f03, 0x15, PERF_X86_EVENT_PAIR },	/* SSE/AVX FLOPs */
+		{ "zen", 0x510076, 0x3f, 0 },
+	};
+	const struct event_constraint *c;
+	int i, bad = 0;
+
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		setup(want[i].pmu, SIM_GREEDY);
+		c = sim_constraint(&pmu, want[i].code);
+		if (c->idxmsk64 != want[i].mask ||
+		    c->weight != hweight64(want[i].mask) ||
+		    (c->flags & (PERF_X86_EVENT_EXCL | PERF_X86_EVENT_PAIR)) !=
+		    want[i].flags) {
+			printf("# %s %#llx: %#llx weight %d flags %#x\n",
+			       want[i].pmu, want[i].code, c->idxmsk64, c->weight,
+			       c->flags);
+			bad++;
+		}
+	}
+	result(!bad, "sim: %d constraints of the tables cut out of BASE as read by hand (%d wrong)",
+	       (int)ARRAY_SIZE(want), bad);
+}
+
+/* Thesis ch. 7.2: scaling factors and counters of its two examples. */
+static void test_thesis_single(void)
+{
+	static const u64 three[] = { L2_LINES_IN, L1D_PEND_MISS, CYCLE_ACTIVITY };
+	static const u64 four[] = { L2_LINES_IN, L1D_PEND_MISS, CYCLE_ACTIVITY,
+				    INST_RETIRED };
+	static const u64 mask4[] = { 0x6, 0x8, 0x9, 0xb };
+	static const long runs3[] = { 667, 667, 333 }, runs_g[] = { 750, 750, 750, 750 };
+	static const long runs_m[] = { 1000, 1000, 1000, 1000 };
+	static const int idx3[] = { 0, 2, 2 }, idx_m[] = { 2, 3, 0, 1 };
+	struct sim *s;
+	int a, e;
+	bool ok;
+
+	for (a = 0; a < SIM_NR_ALGOS; a++) {
+		s = setup("hsw", a);
+		codes(s, 0, three, 3);
+		sim_reset(s);
+		sim_run(s, 1000);
+		result(runs_are(s, 0, runs3, idx3),
+		       "sim: thesis 7.2, %s: l2_lines_in / l1d_pend_miss / cycle_activity 66.7/66.7/33.3%% on cntr0/2/2 (%ld/%ld/%ld of 1000)",
+		       a ? "matcher" : "greedy", s->t[0].ev[0].runs,
+		       s->t[0].ev[1].runs, s->t[0].ev[2].runs);
+	}
+
+	/* -C 0x6,0x8,0x9,0xb: greedy 3 of 4 each tick, matcher all */
+	for (a = 0; a < SIM_NR_ALGOS; a++) {
+		s = setup("hsw", a);
+		codes(s, 0, four, 4);
+		for (e = 0; e < 4; e++)
+			sim_event_set(&s->t[0].ev[e], mask4[e], 0, false);
+		sim_reset(s);
+		sim_run(s, 1000);
+		ok = a ? runs_are(s, 0, runs_m, idx_m) : runs_are(s, 0, runs_g, NULL);
+		result(ok, "sim: thesis 7.2, -C 0x6,0x8,0x9,0xb, %s: %s (%ld %ld %ld %ld of 1000)",
+		       a ? "matcher" : "greedy",
+		       a ? "100% each on cntr2/3/0/1 as the thesis's" :
+			   "75% each (rotation)",
+		       s->t[0].ev[0].runs, s->t[0].ev[1].runs,
+		       s->t[0].ev[2].runs, s->t[0].ev[3].runs);
+	}
+}
+
+/* Small cases worked out by hand. */
+static void test_by_hand(void)
+{
+	static const u64 one[] = { 0x1, 0x1, 0x1 }, two[] = { 0x1, 0x1, 0x2 };
+	static const u64 excl[] = { 0x5181d0, 0x5120cc, 0x5120cc };
+	static const long runs_one[] = { 333, 333, 333 };
+	static const long runs_stop[] = { 2, 1, 2 }, runs_go[] = { 2, 1, 3 };
+	struct sim *s;
+	int n[2], a;
+
+	/* three events for one counter: a third each */
+	for (a = 0; a < SIM_NR_ALGOS; a++) {
+		s = setup("gp1", a);
+		masks(s, 0, one, 3);
+		sim_reset(s);
+		sim_run(s, 999);
+		result(runs_are(s, 0, runs_one, NULL),
+		       "sim: gp1, 3 events on counter 0, %s: 1/3 each",
+		       a ? "matcher" : "greedy");
+	}
+
+	/*
+	 * 0x1, 0x1, 0x2: stopping, {A} {B,C} {C,A} per 3 ticks; going on
+	 * past the failure, {A,C} {B,C} {C,A}.
+	 */
+	s = setup("gp2", SIM_GREEDY);
+	masks(s, 0, two, 3);
+	sim_reset(s);
+	n[0] = sim_pass(s, 0);
+	sim_reset(s);
+	sim_run(s, 3);
+	result(n[0] == 1 && runs_are(s, 0, runs_stop, NULL),
+	       "sim: gp2, 0x1,0x1,0x2, stop at the first failure: 1 in the first pass, 2/3 1/3 2/3");
+	s->limit = 3;
+	sim_reset(s);
+	n[1] = sim_pass(s, 0);
+	sim_reset(s);
+	sim_run(s, 3);
+	result(n[1] == 2 && runs_are(s, 0, runs_go, NULL),
+	       "sim: gp2, 0x1,0x1,0x2, -k 3: 2 in the first pass, 2/3 1/3 3/3");
+
+	/* the half rule: a corrupting event present, two generic counters */
+	s = setup("hsw", SIM_MATCHER);
+	codes(s, 0, excl, 3);
+	sim_reset(s);
+	n[0] = sim_pass(s, 0);
+	s->xsu = false;
+	sim_reset(s);
+	n[1] = sim_pass(s, 0);
+	result(n[0] == 2 && n[1] == 3,
+	       "sim: hsw, 0x81d0 0x20cc 0x20cc: 2 scheduled with the HT workaround (half rule), 3 without (%d, %d)",
+	       n[0], n[1]);
+}
+
+/* Thesis ch. 7.1: HT0 0x81d0 C, 0x08d1 C, 0x20cc NC; HT1 0x20cc, 0x81d0, 0x08d1. */
+static void test_thesis_xsu(void)
+{
+	static const u64 ht0[] = { 0x5381d0, 0x5308d1, 0x5320cc };
+	static const u64 ht1[] = { 0x5320cc, 0x5381d0, 0x5308d1 };
+	static const long all[] = { 3000, 3000, 3000 }, mux[] = { 2000, 2000, 1000 };
+	static const long hit0[] = { 0, 3000, 3000 };
+	static const long hit1[] = { 3000, 3000, 0 };
+	static const long half[SIM_NR_ALGOS][2][3] = {
+		{ { 667, 667, 666 }, { 667, 667, 666 } },	/* greedy */
+		{ { 999, 999, 998 }, { 667, 667, 334 } },	/* matcher */
+	};
+	static const int idx0[] = { 0, 1, 2 };
+	struct sim *s;
+	int a, e;
+	long c[2][3];
+
+	for (a = 0; a < SIM_NR_ALGOS; a++) {
+		s = setup("hsw", a);
+		s->nr_threads = 2;
+		s->half = false;
+		codes(s, 0, ht0, 3);
+		codes(s, 1, ht1, 3);
+		sim_reset(s);
+		sim_run(s, 3000);
+		result(runs_are(s, 0, all, idx0) && runs_are(s, 1, mux, NULL) &&
+		       s->t[1].ev[0].idx == 2 && s->t[1].ev[1].idx == 3 &&
+		       !s->corrupted,
+		       "sim: thesis 7.1 with XSU (no half rule), %s: HT0 100%% on cntr0-2, HT1 66.7/66.7/33.3%% with 0x20cc on cntr2 and 0x81d0 on cntr3, nothing corrupted",
+		       a ? "matcher" : "greedy");
+	}
+
+	/* Fig. 7.2: without the workaround every list fits and corrupts */
+	s = setup("hsw", SIM_GREEDY);
+	s->nr_threads = 2;
+	s->xsu = false;
+	codes(s, 0, ht0, 3);
+	codes(s, 1, ht1, 3);
+	sim_reset(s);
+	sim_run(s, 3000);
+	for (e = 0; e < 3; e++) {
+		c[0][e] = s->t[0].ev[e].runs == 3000 ? s->t[0].ev[e].corrupted : -1;
+		c[1][e] = s->t[1].ev[e].runs == 3000 ? s->t[1].ev[e].corrupted : -1;
+	}
+	result(!memcmp(c[0], hit0, sizeof(hit0)) && !memcmp(c[1], hit1, sizeof(hit1)),
+	       "sim: thesis Fig. 7.2, workaround off: all run, HT0 0x08d1 0x20cc and HT1 0x20cc 0x81d0 corrupted all the time");
+
+	/*
+	 * Today's half rule: the greedy packs both threads into 2 counters,
+	 * 2/3 each; the matcher keeps HT0's events on distinct counters and
+	 * from the fifth tick the fast path, which ignores gpmax, leaves
+	 * HT0 all three.
+	 */
+	for (a = 0; a < SIM_NR_ALGOS; a++) {
+		s = setup("hsw", a);
+		s->nr_threads = 2;
+		codes(s, 0, ht0, 3);
+		codes(s, 1, ht1, 3);
+		sim_reset(s);
+		sim_run(s, 1000);
+		for (e = 0; e < 3; e++) {
+			c[0][e] = s->t[0].ev[e].runs;
+			c[1][e] = s->t[1].ev[e].runs;
+		}
+		result(!memcmp(c, half[a], sizeof(c)) &&
+		       s->over_half == (a ? 996 : 0),
+		       "sim: thesis 7.1 with today's half rule, %s: HT0 %ld/%ld/%ld HT1 %ld/%ld/%ld of 1000, %ld ticks over the half rule",
+		       a ? "matcher" : "greedy", c[0][0], c[0][1], c[0][2],
+		       c[1][0], c[1][1], c[1][2], s->over_half);
+	}
+
+	/* and BASE's put frees the counter of a corrupting event: corruption */
+	s = setup("hsw", SIM_GREEDY);
+	s->nr_threads = 2;
+	s->upstream_put = true;
+	codes(s, 0, ht0, 3);
+	codes(s, 1, ht1, 3);
+	sim_reset(s);
+	sim_run(s, 2);
+	result(s->t[0].ev[1].corrupted == 1 && s->t[1].ev[1].corrupted == 1 &&
+	       s->t[0].ev[1].idx == 0 && s->t[1].ev[1].idx == 0,
+	       "sim: thesis 7.1 lists with BASE's put: at tick 2 both threads run a corrupting event on cntr0");
+}
+
+/*
+ * Thesis ch. 7.1, five events on both threads, no half rule: at the
+ * eighth tick HT0's fast path puts 0x104 on cntr3, the window after it
+ * moves it to cntr1, and cntr3 stays SHARED with nothing on it. The
+ * matcher keeps 0x104 where it was: never a stale state.
+ */
+static void test_stale(void)
+{
+	static const u64 five[] = { 0x5381d0, 0x530024, 0x5320cc, 0x530104,
+				    0x530084 };
+	long stale[SIM_NR_ALGOS];
+	u64 held = 0, unheld = 0;
+	struct sim *s;
+	int e, a;
+
+	for (a = 0; a < SIM_NR_ALGOS; a++) {
+		s = setup("hsw", a);
+		s->nr_threads = 2;
+		s->half = false;
+		codes(s, 0, five, 5);
+		codes(s, 1, five, 5);
+		sim_reset(s);
+		sim_run(s, a ? 1000 : 8);
+		stale[a] = s->stale;
+		if (a)
+			continue;
+		for (e = 0; e < 5; e++) {
+			if (s->t[0].ev[e].active)
+				held |= BIT_ULL(s->t[0].ev[e].idx);
+		}
+		unheld = s->t[0].xsu_shared & ~held;
+	}
+	result(stale[SIM_GREEDY] == 1 && held == 0x7 && unheld == 0x8 &&
+	       !stale[SIM_MATCHER],
+	       "sim: thesis 7.1, five events: greedy leaves cntr3 SHARED with nothing on it at tick 8, matcher never (%ld, %ld)",
+	       stale[SIM_GREEDY], stale[SIM_MATCHER]);
+}
+
+/* The XSU invariant over random sibling lists, and its breach by BASE's put. */
+static void test_xsu_invariant(void)
+{
+	struct sim_tally tl;
+	struct sim *s;
+	int half, put;
+	long bad;
+
+	for (put = 0; put < 2; put++) {
+		for (half = 0; half < 2; half++) {
+			s = setup("hsw", SIM_GREEDY);
+			s->half = half;
+			s->upstream_put = put;
+			sim_eval_xsu(s, 6, 50, 1000, 0x7873750a + half, &tl);
+			bad = tl.corrupted[SIM_GREEDY] + tl.corrupted[SIM_MATCHER];
+			if (put)
+				result(bad > 0,
+				       "sim: xsu, put as BASE, %s half rule: 1000 sibling lists corrupt %ld event-ticks",
+				       half ? "with" : "without", bad);
+			else
+				result(!bad,
+				       "sim: xsu, %s half rule: 1000 sibling lists x 50 ticks x both algorithms, nothing corrupted (%ld)",
+				       half ? "with" : "without", bad);
+		}
+	}
+}
+
+/* The thesis's pseudocode of today's greedy (ch. 3.2), for one window. */
+static bool thesis_greedy(const u64 *mask, int n)
+{
+	u64 used = 0, free;
+	int w, e;
+
+	for (w = 1; w <= INTEL_PMC_IDX_FIXED; w++) {
+		for (e = 0; e < n; e++) {
+			if (hweight64(mask[e]) != w)
+				continue;
+			free = mask[e] & ~used;
+			if (!free)
+				return false;
+			used |= free & -free;
+		}
+	}
+	return true;
+}
+
+/* Does some valid assignment place all of the @n events? By search. */
+static bool feasible(const u64 *mask, int n, int nr_gp)
+{
+	struct assign_test t;
+	int e;
+
+	for (e = 0; e < n; e++)
+		assign_test_event(&t, e, mask[e], 0);
+	t.n = n;
+	t.gpmax = nr_gp;
+	return assign_test_search(&t) == n;
+}
+
+/*
+ * sim_eval_exhaustive() for @k events on @nr_gp counters against a count
+ * that shares no code with it: growing windows of the thesis's greedy
+ * and of a brute-force search.
+ */
+static void exhaustive_cross(int k, int nr_gp)
+{
+	long full[2] = { 0 }, placed[2] = { 0 }, better = 0, worse = 0;
+	int nr_masks = (1 << nr_gp) - 1, e, w, got[2];
+	long code, total = 1, g;
+	struct sim_tally tl;
+	char name[8];
+	u64 mask[8];
+
+	for (e = 0; e < k; e++)
+		total *= nr_masks;
+	for (code = 0; code < total; code++) {
+		for (e = 0, g = code; e < k; e++, g /= nr_masks)
+			mask[e] = g % nr_masks + 1;
+		for (w = 1; w <= k && thesis_greedy(mask, w); w++)
+			;
+		got[0] = w - 1;
+		for (w = 1; w <= k && feasible(mask, w, nr_gp); w++)
+			;
+		got[1] = w - 1;
+		full[0] += got[0] == k;
+		full[1] += got[1] == k;
+		placed[0] += got[0];
+		placed[1] += got[1];
+		better += got[1] > got[0];
+		worse += got[1] < got[0];
+	}
+
+	snprintf(name, sizeof(name), "gp%d", nr_gp);
+	sim_eval_exhaustive(setup(name, SIM_GREEDY), k, 0, &tl);
+	result(tl.instances == total && tl.full[0] == full[0] &&
+	       tl.full[1] == full[1] && tl.placed[0] == placed[0] &&
+	       tl.placed[1] == placed[1] && tl.better == better &&
+	       tl.worse == worse,
+	       "sim: exhaustive K=%d N=%d: %ld instances, full %ld/%ld, better %ld, as counted independently (%ld/%ld, %ld)",
+	       k, nr_gp, tl.instances, tl.full[0], tl.full[1], tl.better,
+	       full[0], full[1], better);
+}
+
+static void test_exhaustive(void)
+{
+	struct sim_tally tl;
+
+	/* two counters: weight order makes the greedy exact; 7 of 9 fit */
+	sim_eval_exhaustive(setup("gp2", SIM_GREEDY), 2, 0, &tl);
+	result(tl.instances == 9 && tl.full[0] == 7 && tl.full[1] == 7 &&
+	       tl.placed[0] == 16 && tl.placed[1] == 16 && !tl.better,
+	       "sim: exhaustive K=N=2 by hand: 9 instances, 7 fit for both, 16 events each");
+	exhaustive_cross(3, 3);
+	exhaustive_cross(5, 3);
+	exhaustive_cross(4, 4);
+}
+
+/*
+ * Going on past failing windows, the matcher's events are a greedy
+ * basis of a (transversal) matroid: it never places fewer in a pass.
+ * With uniform masks it must place more somewhere; the SKL and ICL
+ * tables nest their masks, where the greedy is exact as well.
+ */
+static void test_matroid(void)
+{
+	static const struct {
+		const char	*pmu;
+		int		k;
+		bool		table;
+	} runs[] = {
+		{ "gp4", 8, false }, { "skl", 16, true }, { "icl", 16, true },
+	};
+	struct sim_tally tl;
+	struct sim *s;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(runs); i++) {
+		s = setup(runs[i].pmu, SIM_GREEDY);
+		s->limit = 2 * pmu.nr_gp;
+		sim_eval_random(s, runs[i].k, runs[i].table, 0, 20000, 0x6d6174 + i, &tl);
+		result(!tl.worse && (runs[i].table || tl.better),
+		       "sim: %s, %d events, -k %d: matcher never schedules fewer than greedy (%ld more, %ld fewer of %ld)",
+		       runs[i].pmu, runs[i].k, s->limit, tl.better, tl.worse,
+		       tl.instances);
+	}
+}
+
+/* Rates, perf's scaling and the rate-of-change cost. */
+static void test_rates(void)
+{
+	static const u64 one[] = { 0x1, 0x1 }, four[] = { 0xf, 0xf, 0xf, 0xf, 0xf, 0xf };
+	struct sim_event ev = { .nr_obs = 3, .last_run = 5,
+				.obs_x = { 1, 2, 3 }, .obs_y = { 10, 20, 40 } };
+	struct sim *s;
+	double err = 0, est;
+	int p, e;
+
+	/* B lies 5 below AC: cost 5 / 2 per tick since it ran */
+	result(sim_roc_cost(&ev, 7) == 5.0,
+	       "sim: rate-of-change cost of (1,10) (2,20) (3,40), two ticks after: %g",
+	       sim_roc_cost(&ev, 7));
+	ev.nr_obs = 2;
+	result(isinf(sim_roc_cost(&ev, 7)),
+	       "sim: rate-of-change cost before three observations: highest");
+
+	/* constant rates: the scaled count is exact under either policy */
+	for (p = SIM_RR; p <= SIM_ROC; p++) {
+		s = setup("gp4", SIM_GREEDY);
+		s->policy = p;
+		masks(s, 0, four, 6);
+		for (e = 0; e < 6; e++)
+			s->t[0].ev[e].rate.lo = 100 * (e + 1);
+		sim_reset(s);
+		sim_run(s, 997);
+		for (e = 0; e < 6; e++) {
+			est = s->t[0].ev[e].count * 997 / s->t[0].ev[e].runs;
+			err += fabs(est / s->t[0].ev[e].truth - 1);
+		}
+	}
+	result(!err,
+	       "sim: constant rates, 6 events on 4 counters: scaled counts exact, round-robin and rate-of-change");
+
+	/* 0 and 10 on alternate ticks, seen only on the 0 ticks: -100% */
+	s = setup("gp1", SIM_GREEDY);
+	masks(s, 0, one, 2);
+	s->t[0].ev[0].rate = (struct sim_rate) { .lo = 0, .hi = 10, .period = 1 };
+	sim_reset(s);
+	sim_run(s, 100);
+	result(s->t[0].ev[0].runs == 50 && !s->t[0].ev[0].count &&
+	       s->t[0].ev[0].truth == 500,
+	       "sim: round-robin aliasing: a 0/10 square wave sampled on its 0 ticks counts 0 of 500");
+}
+
+/* Run @cmd; its output into @out. Returns the exit status. */
+static int run(const char *cmd, char *out, size_t size)
+{
+	size_t len = 0, got;
+	FILE *f = popen(cmd, "r");
+	int status;
+
+	if (!f)
+		return -1;
+	while (len + 1 < size && (got = fread(out + len, 1, size - 1 - len, f)))
+		len += got;
+	out[len] = 0;
+	status = pclose(f);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* The command line, end to end. */
+static void test_cli(const char *sched_sim)
+{
+	static char out[1 << 16];
+	char cmd[512], line[128];
+	struct sim_tally tl;
+	int rc;
+
+	if (!sched_sim) {
+		result(true, "sim: sched_sim command line # SKIP no -s");
+		return;
+	}
+
+	snprintf(cmd, sizeof(cmd), "%s -n 1000 -e 0x5307f1,0x1570148,0x85308a3", sched_sim);
+	rc = run(cmd, out, sizeof(out));
+	result(!rc && strstr(out, "scheduled 2 out of 3 events\n") &&
+	       strstr(out, "1 +  66.70% cntr0    0x5307f1 (constraint=0xf)\n") &&
+	       strstr(out, "2 +  66.70% cntr2    0x1570148 (constraint=0x4)\n") &&
+	       strstr(out, "3 -  33.30% cntr2    0x85308a3 (constraint=0x4)\n"),
+	       "sim: sched_sim -n 1000 -e <the thesis's three codes>: the thesis's lines");
+
+	if (sim_have_names()) {
+		snprintf(cmd, sizeof(cmd),
+			 "%s -n 1000 -e l2_lines_in:any,l1d_pend_miss:occurrences,cycle_activity:stalls_l1d_pending",
+			 sched_sim);
+		rc = run(cmd, out, sizeof(out));
+		result(!rc && strstr(out, "(code=0x5307f1, constraint=0xf)") &&
+		       strstr(out, "(code=0x1570148, constraint=0x4)") &&
+		       strstr(out, "3 -  33.30% cntr2    cycle_activity:stalls_l1d_pending"),
+		       "sim: sched_sim with libpfm4 names: thesis codes and constraints, 33.30%%");
+	} else {
+		result(true, "sim: sched_sim event names # SKIP built without libpfm4-dev");
+	}
+
+	snprintf(cmd, sizeof(cmd), "%s -m exhaustive -p gp3 -K 3", sched_sim);
+	rc = run(cmd, out, sizeof(out));
+	sim_eval_exhaustive(setup("gp3", SIM_GREEDY), 3, 12, &tl);
+	snprintf(line, sizeof(line), "scheduled fully in one pass        %10ld  %10ld\n",
+		 tl.full[0], tl.full[1]);
+	result(!rc && strstr(out, line),
+	       "sim: sched_sim -m exhaustive -p gp3 -K 3 prints the engine's counts");
+
+	snprintf(cmd, sizeof(cmd), "%s -p nosuch -e 0x3c 2>/dev/null", sched_sim);
+	rc = run(cmd, out, sizeof(out));
+	result(rc == 2, "sim: sched_sim rejects an unknown PMU (exit %d)", rc);
+}
+
+void sim_tests(const char *sched_sim)
+{
+	test_tables();
+	test_thesis_single();
+	test_by_hand();
+	test_thesis_xsu();
+	test_stale();
+	test_xsu_invariant();
+	test_exhaustive();
+	test_matroid();
+	test_rates();
+	test_cli(sched_sim);
+}
