@@ -295,6 +295,12 @@ static void print_tally(const char *mode, const struct sim *s,
 		       n, k, s->pmu->nr_gp, iters);
 		printf("mean squared relative error of the scaled counts:\n");
 		printf("  round-robin     %.6f\n", tl->sq_error[SIM_RR] / tl->events);
+		if (!tl->sq_error[SIM_RR]) {
+			/* no relative change from an exact round-robin */
+			printf("  rate-of-change  %.6f\n",
+			       tl->sq_error[SIM_ROC] / tl->events);
+			return;
+		}
 		printf("  rate-of-change  %.6f (%+.2f%%)\n",
 		       tl->sq_error[SIM_ROC] / tl->events,
 		       pct(tl->sq_error[SIM_ROC] - tl->sq_error[SIM_RR],
