@@ -501,14 +501,13 @@ static const char *xsu_violation(struct xsu_core *core, char *buf, size_t len)
 	return NULL;
 }
 
-#define XSU_EXPECT_VALID(core, what)						\
-	do {									\
-		char __buf[128];						\
-		const char *__v = xsu_violation(core, __buf, sizeof(__buf));	\
-										\
-		KUNIT_EXPECT_TRUE_MSG((core)->test, !__v, "%s: %s", what,	\
-				      __v ?: "");				\
-	} while (0)
+static void xsu_expect_valid(struct xsu_core *core, const char *what)
+{
+	char buf[128];
+	const char *v = xsu_violation(core, buf, sizeof(buf));
+
+	KUNIT_EXPECT_TRUE_MSG(core->test, !v, "%s: %s", what, v ?: "");
+}
 
 static void xsu_remove_all(struct xsu_core *core)
 {
@@ -583,13 +582,13 @@ static void xsu_thesis_fig_5(struct kunit *test)
 			KUNIT_EXPECT_STREQ_MSG(test, xsu_states(core, t, buf),
 					       s->states[t], "Fig. %s HT%d", s->fig, t);
 		}
-		XSU_EXPECT_VALID(core, s->fig);
+		xsu_expect_valid(core, s->fig);
 	}
 
 	/* "when an event is scheduled out, its state goes back to U" */
 	xsu_remove(core, 0, 0);
 	KUNIT_EXPECT_STREQ(test, xsu_states(core, 0, buf), "USUU");
-	XSU_EXPECT_VALID(core, "HT0 C removed");
+	xsu_expect_valid(core, "HT0 C removed");
 
 	xsu_remove_all(core);
 	xsu_expect_all_unused(test, core);
@@ -651,7 +650,7 @@ static void xsu_thesis_ch7_three_events(struct kunit *test)
 					       s->map[t], "pass %d HT%d", i, t);
 		xsu_ht1_failed(core, buf, sizeof(buf));
 		KUNIT_EXPECT_STREQ_MSG(test, buf, s->ht1_failed, "pass %d", i);
-		XSU_EXPECT_VALID(core, "ch. 7.1");
+		xsu_expect_valid(core, "ch. 7.1");
 	}
 
 	/* the thesis measured 2/3, 2/3 and 1/3 on HT1: here all get 2/3 */
@@ -735,7 +734,7 @@ static void xsu_random_walk(struct kunit *test)
 	}
 
 	xsu_switch(core, true);
-	XSU_EXPECT_VALID(core, "switched on");
+	xsu_expect_valid(core, "switched on");
 	xsu_remove_all(core);
 	xsu_expect_all_unused(test, core);
 	KUNIT_EXPECT_EQ(test, xsu_hooks.unlocked_calls, 0);
@@ -755,7 +754,7 @@ static void xsu_lock_held_in_pass(struct kunit *test)
 		xsu_add(core, i & 1, i < 3 ? XSU_LOADS : XSU_LBR_INSERTS);
 	xsu_tick(core);
 	xsu_remove(core, 0, 0);
-	XSU_EXPECT_VALID(core, "lock");
+	xsu_expect_valid(core, "lock");
 
 	KUNIT_EXPECT_GT(test, xsu_hooks.passes, 6);
 	KUNIT_EXPECT_GT(test, xsu_hooks.locked_calls, 3 * xsu_hooks.passes);
@@ -802,12 +801,12 @@ static void xsu_moved_counter_released(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xsu_on_counter(core, 0, XSU_FIXED(0))->hw.config,
 			XSU_INST);
 	KUNIT_EXPECT_STREQ(test, xsu_states(core, 0, buf), "SXUU");
-	XSU_EXPECT_VALID(core, "moved");
+	xsu_expect_valid(core, "moved");
 
 	/* so HT1 can count a corrupting event on counter 2 */
 	KUNIT_EXPECT_TRUE(test, xsu_add(core, 1, XSU_L1_MISS)->active);
 	KUNIT_EXPECT_STREQ(test, xsu_map(core, 1, buf), "..C.");
-	XSU_EXPECT_VALID(core, "HT1 corrupting");
+	xsu_expect_valid(core, "HT1 corrupting");
 
 	xsu_remove_all(core);
 	xsu_expect_all_unused(test, core);
@@ -839,11 +838,11 @@ static void xsu_shifted_constraint(struct kunit *test)
 			    cpuc->event_constraint[1]);
 	KUNIT_EXPECT_TRUE(test, cpuc->event_constraint[0]->flags &
 				PERF_X86_EVENT_EXCL);
-	XSU_EXPECT_VALID(core, "shifted");
+	xsu_expect_valid(core, "shifted");
 
 	/* INST_RETIRED.PREC_DIST only counts on counter 1, next to 0x81d0 */
 	KUNIT_EXPECT_FALSE(test, xsu_add(core, 1, XSU_PREC_DIST)->active);
-	XSU_EXPECT_VALID(core, "HT1 on counter 1");
+	xsu_expect_valid(core, "HT1 on counter 1");
 
 	xsu_remove_all(core);
 	xsu_expect_all_unused(test, core);
@@ -902,11 +901,11 @@ static void xsu_hsw_checkpointed(struct kunit *test)
 			  xsu_add(core, 0, XSU_LOADS | HSW_IN_TX_CHECKPOINTED)->active);
 	KUNIT_EXPECT_STREQ(test, xsu_map(core, 0, buf), "..C.");
 	KUNIT_EXPECT_STREQ(test, xsu_states(core, 0, buf), "UUXU");
-	XSU_EXPECT_VALID(core, "HT0 checkpointed");
+	xsu_expect_valid(core, "HT0 checkpointed");
 
 	/* L1D_PEND_MISS.PENDING only counts on counter 2 */
 	KUNIT_EXPECT_FALSE(test, xsu_add(core, 1, XSU_L1D_PEND)->active);
-	XSU_EXPECT_VALID(core, "HT1 on counter 2");
+	xsu_expect_valid(core, "HT1 on counter 2");
 
 	/* and a checkpointed event of HT1 does not get counter 2 either */
 	xsu_remove_all(core);
@@ -922,7 +921,7 @@ static void xsu_hsw_checkpointed(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, xsu_map(core, 1, buf), "N.C.");
 	KUNIT_EXPECT_STREQ(test, xsu_states(core, 1, buf), "SUXU");
 	KUNIT_EXPECT_FALSE(test, xsu_add(core, 0, XSU_L1D_PEND)->active);
-	XSU_EXPECT_VALID(core, "HT1 checkpointed");
+	xsu_expect_valid(core, "HT1 checkpointed");
 
 	xsu_remove_all(core);
 	xsu_expect_all_unused(test, core);
@@ -952,11 +951,11 @@ static void xsu_fairness_ch8(struct kunit *test)
 
 	xsu_switch(core, true);
 	br = xsu_add(core, 1, XSU_BRANCHES);
-	XSU_EXPECT_VALID(core, "ch. 8");
+	xsu_expect_valid(core, "ch. 8");
 
 	for (i = 0; i < XSU_TICKS; i++) {
 		xsu_tick(core);
-		XSU_EXPECT_VALID(core, "ch. 8 tick");
+		xsu_expect_valid(core, "ch. 8 tick");
 	}
 	KUNIT_EXPECT_EQ(test, br->ticks, XSU_TICKS);
 	for (i = 0; i < ARRAY_SIZE(ht0); i++)
@@ -1019,7 +1018,7 @@ static void xsu_fairness_bound(struct kunit *test)
 			max_gp[t] = max(max_gp[t], gp);
 		}
 	}
-	XSU_EXPECT_VALID(core, p->name);
+	xsu_expect_valid(core, p->name);
 
 	for (t = 0; t < 2; t++) {
 		KUNIT_EXPECT_LE(test, max_gp[t], XSU_NR_GP / 2);
@@ -1057,7 +1056,7 @@ static void xsu_fairness_known_gap(struct kunit *test)
 
 	for (i = 0; i < XSU_TICKS; i++)
 		xsu_tick(core);
-	XSU_EXPECT_VALID(core, "gap");
+	xsu_expect_valid(core, "gap");
 	KUNIT_EXPECT_EQ(test, loads->ticks, 0);
 	KUNIT_EXPECT_FALSE(test, core->ht[1].rotate_necessary);
 	KUNIT_EXPECT_EQ(test, core->ht[0].cpuc->excl_cntrs->exclusive_present, 0);
