@@ -542,7 +542,8 @@ static void xsu_expect_all_unused(struct kunit *test, struct xsu_core *core)
  * Fig. 5.9: the thesis prototype had no limit on generic counters, the
  * kernel gives a thread at most half of them while a corrupting event is
  * present, so HT0's third event fails where the thesis put it on C3. HT1's
- * third event fails as in Fig. 5.10, and would on C2 anyway.
+ * third event fails as in Fig. 5.10, but for the same limit: C3, which
+ * HT0 did not take here, would be free for it.
  */
 static const struct xsu_fig_step {
 	const char	*fig;
