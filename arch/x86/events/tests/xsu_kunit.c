@@ -1066,6 +1066,93 @@ static void xsu_fairness_known_gap(struct kunit *test)
 	xsu_expect_all_unused(test, core);
 }
 
+/*
+ * Writes to /sys/devices/cpu/ht_bug_workaround: "0" or "1", optionally
+ * followed by one newline. Anything else fails with -EINVAL and changes
+ * nothing; without the per-core state (no SMT siblings at boot) even a
+ * valid write fails, with -ENODEV. The kselftest ht_bug_workaround.c sends
+ * the same inputs through sysfs where a core PMU exists; here they reach
+ * the store callback on the fake PMU. Valid writes are not stored: they
+ * would reschedule the real PMU of every CPU.
+ */
+struct xsu_input {
+	const char	*buf;
+	size_t		len;
+	int		on;	/* the value it sets, -1: rejected */
+};
+
+#define XSU_IN(s, v)	{ .buf = s, .len = sizeof(s) - 1, .on = v }
+
+static const struct xsu_input xsu_inputs[] = {
+	XSU_IN("0", 0), XSU_IN("1", 1), XSU_IN("0\n", 0), XSU_IN("1\n", 1),
+	XSU_IN("", -1), XSU_IN("2", -1), XSU_IN("-1", -1), XSU_IN("\n", -1),
+	XSU_IN("01x", -1), XSU_IN("yes", -1), XSU_IN(" 1", -1),
+	XSU_IN("1 1", -1), XSU_IN("01", -1), XSU_IN("10", -1),
+	XSU_IN("+1", -1), XSU_IN("0x1", -1), XSU_IN("1\n\n", -1),
+	XSU_IN("\n1", -1), XSU_IN("1\r\n", -1), XSU_IN("1\t", -1),
+	XSU_IN("y", -1), XSU_IN("on", -1), XSU_IN("true", -1),
+	XSU_IN("1\0", -1), XSU_IN("0\0001", -1),
+};
+
+static void xsu_expect_rejected(struct kunit *test, const char *buf,
+				size_t len, int i)
+{
+	bool on = true;
+
+	KUNIT_EXPECT_EQ_MSG(test, intel_ht_bug_workaround_parse(buf, len, &on),
+			    -EINVAL, "input %d", i);
+	KUNIT_EXPECT_TRUE_MSG(test, on, "input %d", i);
+	KUNIT_EXPECT_EQ_MSG(test, ht_bug_workaround_store(NULL, NULL, buf, len),
+			    -EINVAL, "input %d", i);
+}
+
+static void xsu_sysfs_input(struct kunit *test)
+{
+	struct xsu_core *core = xsu_core_alloc(test);
+	const struct xsu_input *in;
+	unsigned int flags;
+	char *page;
+	bool on;
+	int i;
+
+	xsu_add(core, 0, XSU_LOADS);
+	xsu_add(core, 1, XSU_BRANCHES);
+	flags = x86_pmu.flags;
+
+	for (i = 0; i < ARRAY_SIZE(xsu_inputs); i++) {
+		in = &xsu_inputs[i];
+		if (in->on < 0) {
+			xsu_expect_rejected(test, in->buf, in->len, i);
+			continue;
+		}
+		on = !in->on;
+		KUNIT_EXPECT_EQ_MSG(test,
+				    intel_ht_bug_workaround_parse(in->buf,
+								  in->len, &on),
+				    0, "input %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, on, in->on, "input %d", i);
+	}
+
+	/* the longest write sysfs passes on: a page less its NUL */
+	page = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	memset(page, '1', PAGE_SIZE - 1);
+	xsu_expect_rejected(test, page, PAGE_SIZE - 1, i);
+
+	KUNIT_EXPECT_EQ(test, x86_pmu.flags, flags);
+	xsu_expect_valid(core, "after rejected writes");
+
+	/* fixup_ht_bug() freed the per-core state */
+	x86_pmu.flags &= ~PMU_FL_EXCL_CNTRS;
+	KUNIT_EXPECT_EQ(test, ht_bug_workaround_store(NULL, NULL, "0", 1),
+			-ENODEV);
+	KUNIT_EXPECT_EQ(test, x86_pmu.flags, flags & ~PMU_FL_EXCL_CNTRS);
+	x86_pmu.flags = flags;
+
+	xsu_remove_all(core);
+	xsu_expect_all_unused(test, core);
+}
+
 /* The fake PMU is gone after each test: x86_pmu is as it was. */
 static void xsu_restores_pmu(struct kunit *test)
 {
@@ -1092,6 +1179,7 @@ static struct kunit_case xsu_test_cases[] = {
 	KUNIT_CASE_PARAM(xsu_fairness_bound, xsu_fair_gen_params),
 	KUNIT_CASE(xsu_fairness_known_gap),
 	KUNIT_CASE_PARAM(xsu_random_walk, xsu_random_gen_params),
+	KUNIT_CASE(xsu_sysfs_input),
 	KUNIT_CASE(xsu_restores_pmu),
 	{}
 };
