@@ -17,10 +17,11 @@
 #define DEFAULT_EVAL_ITERS	12
 
 static const char usage_text[] =
-"usage: sched_sim [-p PMU] [-M] [-n N] [-k K] [-r rr|roc] [-w 0|1] [-H] [-P] [-v]\n"
-"                 -e EVENTS [-C MASKS] [-R RATES] [-e EVENTS [-C MASKS] [-R RATES]]\n"
+"usage: sched_sim [-p PMU] [-M] [-n N] [-k K] [-r rr|roc] [-w 0|1] [-S T] [-H]\n"
+"                 [-P] [-v] -e EVENTS [-C MASKS] [-R RATES]\n"
+"                 [-e EVENTS [-C MASKS] [-R RATES]]\n"
 "       sched_sim -m exhaustive|random|xsu|rates [-p PMU] [-K K] [-c N] [-s SEED]\n"
-"                 [-T] [-n N] [-k K] [-w 0|1] [-H] [-P]\n"
+"                 [-T] [-n N] [-k K] [-w 0|1] [-S T] [-H] [-P]\n"
 "       sched_sim -l [-p PMU]\n"
 "\n"
 "  -p PMU     snb, ivb, hsw (default), skl, icl, spr, zen, or gpN (N generic\n"
@@ -38,8 +39,12 @@ static const char usage_text[] =
 "             (0: twice the generic counters); default: stop at the first\n"
 "  -r POLICY  rotation: rr (round-robin, default) or roc (rate-of-change)\n"
 "  -w 0|1     HT workaround (XSU) on snb, ivb, hsw; default 1\n"
+"  -S T       HT workaround off before tick T, switched on then as\n"
+"             ht_bug_workaround does (both threads reschedule)\n"
 "  -H         no half rule: gpmax is not halved with an exclusive event\n"
-"  -P         put as BASE does: a failed event frees its stale counter\n"
+"  -P         the XSU protocol of 6.12 as it is, not the series': the fast\n"
+"             path ignores gpmax, counters events moved off keep their\n"
+"             state, a failed event frees its stale counter\n"
 "  -v         every iteration\n"
 "  -m MODE    exhaustive: every tuple of -K non-empty masks over the generic\n"
 "             counters; random: -c seeded instances of -K events (-T: from the\n"
@@ -245,10 +250,15 @@ static void header(const struct sim *s)
 		printf("Generic layer : stops at the first failing window\n");
 	printf("Rotation : %s\n", s->policy == SIM_ROC ?
 	       "rate-of-change" : "round-robin");
-	if (s->pmu->xsu)
-		printf("HT workaround : %s%s%s\n", s->xsu ? "on" : "off",
-		       s->xsu && !s->half ? ", no half rule" : "",
-		       s->xsu && s->upstream_put ? ", put as BASE" : "");
+	if (s->pmu->xsu && s->xsu && s->switch_on)
+		printf("HT workaround : off, switched on at iteration %ld\n",
+		       s->switch_on);
+	else if (s->pmu->xsu)
+		printf("HT workaround : %s\n", s->xsu ? "on" : "off");
+	if (s->pmu->xsu && s->xsu)
+		printf("XSU protocol : %s%s\n", s->base ?
+		       "6.12's (fast path ignores gpmax, no release, stale put)" :
+		       "the series'", s->half ? "" : ", no half rule");
 	printf("----------------------------------------\n");
 }
 
@@ -392,7 +402,7 @@ int main(int argc, char **argv)
 	memset(&s, 0, sizeof(s));
 	s.half = true;
 	s.xsu = true;
-	while ((opt = getopt(argc, argv, "p:e:C:R:Mn:k:r:w:HPvm:K:c:s:Tlh")) != -1) {
+	while ((opt = getopt(argc, argv, "p:e:C:R:Mn:k:r:w:S:HPvm:K:c:s:Tlh")) != -1) {
 		switch (opt) {
 		case 'p':
 			pmu_name = optarg;
@@ -437,11 +447,14 @@ int main(int argc, char **argv)
 		case 'w':
 			s.xsu = number(optarg);
 			break;
+		case 'S':
+			s.switch_on = number(optarg);
+			break;
 		case 'H':
 			s.half = false;
 			break;
 		case 'P':
-			s.upstream_put = true;
+			s.base = true;
 			break;
 		case 'v':
 			verbose = true;

@@ -13,33 +13,51 @@
  * moves to the tail, and a new pass runs. A thread where everything fit
  * keeps its counters. One event per group, as in the thesis.
  *
- * Arch layer, each window (x86_schedule_events()): constraints, dynamic
- * under the HT workaround; the fast path, every event of the window on
- * the counter it last ran on (hw.idx, which survives scheduling out);
- * else the assigner of s->algo with gpmax as the kernel computes it:
- * the generic counters, halved while an exclusive event is present on
- * either thread (the half rule), less the pair events on PMU_FL_PAIR
- * PMUs. The greedy is called with the weights of the window, the matcher
- * with hw.idx as its previous counters, as the series calls it.
+ * Arch layer, each window (x86_schedule_events()), as the series has it:
+ * constraints, dynamic under the HT workaround; gpmax as the kernel
+ * computes it: the generic counters, halved while an exclusive event is
+ * present on either thread (the half rule), less the pair events on
+ * PMU_FL_PAIR PMUs; the fast path, every event of the window on the
+ * counter it last ran on (hw.idx, which survives scheduling out), left
+ * at the first event that would take one generic counter more than gpmax
+ * allows (fixed counters and TopDown metrics do not count); else the
+ * assigner of s->algo with that gpmax. The greedy is called with the weights of the window,
+ * the matcher with hw.idx as its previous counters, as the series calls
+ * it.
  *
  * HT workaround (XSU, thesis ch. 5; intel_get_excl_constraints()): a
  * thread's dynamic constraint drops the counters its sibling holds
  * EXCLUSIVE, and for a corrupting event those it holds SHARED. A window
- * that fits commits every counter it uses (intel_commit_scheduling());
- * scheduling an event out frees its counter (intel_put_excl_constraints()
- * from x86_pmu_del()). An event whose window fails is put too: BASE then
- * also frees the counter in its stale hw.idx (upstream_put), the series
- * leaves the states alone. The two threads run their passes one after
- * the other, thread 0 first, each under the lock as a whole.
+ * that fits commits every event of the window (intel_commit_scheduling()),
+ * from all of the thread's counters unused at the first one: a counter
+ * that an earlier window of the pass committed and this one no longer
+ * uses is released. Scheduling an event out frees its counter
+ * (intel_put_excl_constraints() from x86_pmu_del()). An event whose
+ * window fails is put too, which leaves the states alone. The two
+ * threads run their passes one after the other, thread 0 first, each
+ * under the lock as a whole. With s->switch_on, the workaround is off
+ * (no dynamic constraints, no half rule, no commits) before that tick
+ * and is switched on then, as ht_bug_workaround does: each thread in
+ * turn resets its states, schedules its events out and runs a pass, with
+ * no rotation. Not modelled there: a sibling's exclusive events that
+ * ran while it was off count as present in that tick's pass of thread 0.
  *
- * The fast path does not count the generic counters: events that held
- * more than gpmax of them keep them (counted in fast_over; the ticks a
- * thread spends on more generic counters than the half rule allows, for
- * that or because the sibling's exclusive event came later, in
- * over_half). Counters
- * committed by a window that a later window of the pass no longer uses
- * keep their state until an event scheduled out of them frees them
- * (counted in stale after each pass).
+ * With s->base, the model is 6.12's (BASE's) as it is, around either
+ * assigner: the fast path does not count the generic counters, so events
+ * that held more than gpmax of them keep them; a window that fits only
+ * sets the states of the counters it uses, so a counter committed by an
+ * earlier window of the pass keeps its state until an event scheduled
+ * out of it frees it; and a failed event's put also frees the counter in
+ * its stale hw.idx, which another event may hold (upstream's put, the
+ * bug the series fixes first). The switch is the series'; with s->base
+ * it only stands for events that ran before the half rule applied.
+ *
+ * Counted, in either model: fast-path windows that keep more generic
+ * counters than gpmax (fast_over; never in the series' model); the ticks
+ * a thread spends on more generic counters than the half rule allows,
+ * for that or because the sibling's exclusive event came later
+ * (over_half); the states no event holds after each pass (stale; never
+ * in the series' model).
  *
  * Every tick, each event on a counter of a thread whose sibling runs a
  * corrupting event on the same generic counter index counts as corrupted:
@@ -109,6 +127,12 @@ void sim_reset(struct sim *s)
 	}
 }
 
+/* Is the HT workaround on at this tick? */
+static bool xsu_on(const struct sim *s)
+{
+	return s->xsu && s->iter >= s->switch_on;
+}
+
 static bool sibling_exclusive(const struct sim *s, int tid)
 {
 	const struct sim_thread *sib = &s->t[tid ^ 1];
@@ -133,14 +157,14 @@ static bool schedule(struct sim *s, int tid, const int *win, int n,
 	int wmin = X86_PMC_IDX_MAX, wmax = 0;
 	struct sim_thread *t = &s->t[tid];
 	const struct sim_thread *sib = &s->t[tid ^ 1];
+	bool excl = false, xsu = xsu_on(s);
 	struct sim_event *ev;
-	bool excl = false;
 	u64 used = 0, m;
 
 	for (i = 0; i < n; i++) {
 		ev = &t->ev[win[i]];
 		dyn[i] = ev->ec;
-		if (s->xsu) {
+		if (xsu) {
 			dyn[i].idxmsk64 &= ~sib->xsu_excl;
 			if (ev->excl)
 				dyn[i].idxmsk64 &= ~sib->xsu_shared;
@@ -154,7 +178,17 @@ static bool schedule(struct sim *s, int tid, const int *win, int n,
 		nr_pair += !!(dyn[i].flags & PERF_X86_EVENT_PAIR);
 	}
 
-	/* fast path: every event on the counter it last ran on */
+	gpmax = s->pmu->nr_gp;
+	if (xsu && s->half && (excl || sibling_exclusive(s, tid)))
+		gpmax /= 2;
+	if (s->pmu->pair)
+		gpmax -= nr_pair;
+
+	/*
+	 * fast path: every event on the counter it last ran on; the series
+	 * leaves it at the first event that would take one generic counter
+	 * more than gpmax allows, BASE does not count them
+	 */
 	for (i = 0; i < n; i++) {
 		if (prev[i] < 0 || !(c[i]->idxmsk64 & BIT_ULL(prev[i])))
 			break;
@@ -163,18 +197,14 @@ static bool schedule(struct sim *s, int tid, const int *win, int n,
 			m |= m << 1;
 		if (used & m)
 			break;
+		if (!s->base && prev[i] < INTEL_PMC_IDX_FIXED && ++nr_gp > gpmax)
+			break;
 		used |= m;
 		assign[i] = prev[i];
 	}
 
-	gpmax = s->pmu->nr_gp;
-	if (s->xsu && s->half && (excl || sibling_exclusive(s, tid)))
-		gpmax /= 2;
-	if (s->pmu->pair)
-		gpmax -= nr_pair;
-
 	if (i == n) {
-		for (i = 0; i < n; i++)
+		for (i = 0, nr_gp = 0; i < n; i++)
 			nr_gp += assign[i] < INTEL_PMC_IDX_FIXED;
 		s->fast_over += nr_gp > gpmax;
 	} else {
@@ -184,7 +214,7 @@ static bool schedule(struct sim *s, int tid, const int *win, int n,
 			ret = x86_assign_counters(c, n, gpmax, prev, assign);
 		if (ret) {
 			ev = &t->ev[win[n - 1]];
-			if (s->xsu && s->upstream_put && ev->idx >= 0) {
+			if (xsu && s->base && ev->idx >= 0) {
 				t->xsu_excl &= ~BIT_ULL(ev->idx);
 				t->xsu_shared &= ~BIT_ULL(ev->idx);
 			}
@@ -192,7 +222,12 @@ static bool schedule(struct sim *s, int tid, const int *win, int n,
 		}
 	}
 
-	if (s->xsu) {
+	if (xsu) {
+		/* the series: from all counters unused, at the first commit */
+		if (!s->base) {
+			t->xsu_excl = 0;
+			t->xsu_shared = 0;
+		}
 		for (i = 0; i < n; i++) {
 			m = BIT_ULL(assign[i]);
 			if (t->ev[win[i]].excl) {
@@ -358,7 +393,7 @@ static void account(struct sim *s)
 		}
 	}
 	for (tid = 0; tid < s->nr_threads; tid++)
-		s->over_half += s->xsu && s->half && excl &&
+		s->over_half += xsu_on(s) && s->half && excl &&
 				nr_gp[tid] > s->pmu->nr_gp / 2;
 
 	if (s->nr_threads < 2)
@@ -386,6 +421,12 @@ void sim_tick(struct sim *s)
 	for (tid = 0; tid < s->nr_threads; tid++) {
 		t = &s->t[tid];
 		if (!s->iter) {
+			sim_pass(s, tid);
+		} else if (s->xsu && s->iter == s->switch_on) {
+			/* ht_bug_workaround switched on: reset, reschedule */
+			t->xsu_excl = 0;
+			t->xsu_shared = 0;
+			sched_out(s, tid);
 			sim_pass(s, tid);
 		} else if (t->rotate) {
 			rotate(s, tid);

@@ -84,7 +84,8 @@ struct sim {
 	int			nr_threads;	/* 2: sibling hyper-threads */
 	bool			xsu;		/* ht_bug_workaround on */
 	bool			half;		/* gpmax / 2 with an exclusive event */
-	bool			upstream_put;	/* put as BASE does */
+	bool			base;		/* XSU protocol as BASE (6.12) */
+	long			switch_on;	/* workaround off before this tick */
 	long			iter;
 	long			corrupted;	/* event-ticks beside a corrupting event */
 	long			over_half;	/* thread-ticks over the half rule */
