@@ -5,7 +5,7 @@
 #
 #   make              stage, build, boot and show what the series does
 #   make check        every test (check-fast + the QEMU boot); last line
-#                     is "N passed, N failed, N skipped"
+#                     is "N passed, N failed"
 #   make check-fast   userspace algorithm tests and checkpatch, in seconds
 #   make export       git-am-ready series under build/export, proven
 #   make refresh      rewrite series/*.patch to apply without offsets
