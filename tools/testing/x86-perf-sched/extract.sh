@@ -47,8 +47,8 @@ func)
 		on && body && /^\}/ { printf "%s", buf; exit }' "$file" > "$out"
 	;;
 flags)
-	sed -n 's/^PERF_ARCH(\([A-Z0-9_]*\),[[:space:]]*\(0x[0-9a-fA-F]*\)).*/#define PERF_X86_EVENT_\1\t\2/p' \
-		"$file" > "$out"
+	re='^PERF_ARCH(\([A-Z0-9_]*\),[[:space:]]*\(0x[0-9a-fA-F]*\)).*'
+	sed -n "s/$re/"'#define PERF_X86_EVENT_\1\t\2/p' "$file" > "$out"
 	;;
 *)
 	echo "extract.sh: unknown form '$what'" >&2
