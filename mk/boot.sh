@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Boot the test kernel under QEMU (TCG) with the test initramfs.
 # Console (kernel log, KUnit KTAP) goes to CONSOLE_LOG, the initramfs'
 # test output (kselftest and perf TAP) to TESTS_LOG. QEMU ends when the

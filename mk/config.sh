@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Make KOUT/.config from the committed fragment (olddefconfig fills in the
 # rest) and check that every option of the fragment survived.
 # Usage: mk/config.sh FRAGMENT KOUT make-args...

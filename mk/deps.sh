@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Install what the build needs from Debian's archive, only if it is missing.
 # Usage: mk/deps.sh DEB_VERSION [need-kernel-source: 0|1]
 set -eu

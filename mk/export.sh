@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Export the series as git-am-ready patches and prove it.
 #
 # Usage: mk/export.sh PRISTINE FRAGMENT OUTDIR

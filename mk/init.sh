@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # /init of the test initramfs. The kernel has already run the built-in
 # KUnit suites (KTAP on the console, ttyS0). This runs the kselftests and
 # the perf smoke tests, writes their TAP to the second serial port (ttyS1)

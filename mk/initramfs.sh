@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Build the test initramfs: busybox, Debian's perf with its libraries,
 # the installed kselftests and mk/init.sh as /init.
 # Usage: mk/initramfs.sh KSELFTEST_INSTALL_DIR OUTPUT.cpio.gz
@@ -28,7 +29,8 @@ echo "nogroup:x:65534:" >> "$root/etc/group"
 
 # Shared libraries of every dynamic executable we ship.
 find "$root" -type f -perm -u+x | while read -r f; do
-	ldd "$f" 2>/dev/null | sed -n 's/.*=> \(\/[^ ]*\).*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) (.*/\1/p'
+	ldd "$f" 2>/dev/null | sed -n -e 's/.*=> \(\/[^ ]*\).*/\1/p' \
+		-e 's/^[[:space:]]*\(\/[^ ]*\) (.*/\1/p'
 done | sort -u | while read -r lib; do
 	mkdir -p "$root$(dirname "$lib")"
 	[ -e "$root$lib" ] || cp -L "$lib" "$root$lib"

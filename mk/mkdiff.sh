@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Print a git-style diff (with diffstat) of FILES between two kernel trees,
 # for the body of a series/ patch.
 # Usage: mk/mkdiff.sh OLD_TREE NEW_TREE FILE...

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Rewrite every patch of series/series so that it applies to the base plus
 # the patches before it exactly (no offset, no fuzz), keeping its mail
 # header. A patch that needs fuzz is not touched: fix it by hand.

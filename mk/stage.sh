@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Stage the patched tree: pristine base + overlay files + quilt series.
 #
 # Usage: mk/stage.sh PRISTINE STAGED REPO
@@ -51,7 +52,8 @@ while read -r f; do
 	fi
 done < "$scratch/touched"
 while read -r f; do
-	[ -e "$pristine/$f" ] && die "$f is in the base tree already: change it with a patch in series/"
+	[ -e "$pristine/$f" ] &&
+		die "$f is in the base tree already: change it with a patch in series/"
 	mkdir -p "$scratch/tree/$(dirname "$f")"
 	cp "$repo/$f" "$scratch/tree/$f"
 done < "$scratch/overlay"
