@@ -1,7 +1,9 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # The fast checks: userspace tests of the pure algorithm sources the kernel
 # compiles (each harness under tools/testing/ that has a 'check' target and
-# is ours), and checkpatch --strict on every patch and every overlay source.
+# is ours), that no patch carries an author or a sign-off, and checkpatch
+# --strict on every patch, every overlay file and every mk/*.sh.
 # Usage: mk/check-fast.sh PRISTINE OUTDIR RESULT_FILE
 # RESULT_FILE receives "passed failed skipped" for the final summary.
 set -u
@@ -42,23 +44,49 @@ for mk in tools/testing/*/Makefile; do
 	[ "$rc" = 0 ] || count 1 "$dir: make check exited $rc"
 done
 
+patches=$(grep -v -e '^#' -e '^[[:space:]]*$' series/series 2>/dev/null)
+
+# No invented identity: make export takes the author and the sign-off from
+# the exporter's git identity, so a patch header is Subject:, a blank line,
+# the body and "---".
+signed=
+for p in $patches; do
+	if sed -n '1,/^---$/p' "series/$p" | grep -q -e '^From: ' -e '^Signed-off-by: '; then
+		echo "  series/$p: a From: or Signed-off-by: line"
+		signed=1
+	fi
+done
+count "${signed:-0}" "series patches carry no From: or Signed-off-by: line"
+
 checkpatch="perl $pristine/scripts/checkpatch.pl --strict --no-tree --quiet --show-types"
 n=0
-for p in $(grep -v -e '^#' -e '^[[:space:]]*$' series/series 2>/dev/null); do
+# run_checkpatch NAME DIR ARGS...: checkpatch ARGS in DIR, one check.
+run_checkpatch() {
+	name=$1
+	dir=$2
+	shift 2
+	(cd "$dir" && $checkpatch "$@") > "$out/checkpatch.log" 2>&1
+	rc=$?
+	[ "$rc" = 0 ] || sed 's/^/  /' "$out/checkpatch.log"
+	count "$rc" "checkpatch $name"
+	n=$((n + 1))
+}
+
+# The sign-off is make export's: a patch has none here.
+for p in $patches; do
 	# From series/: at the top of a git work tree checkpatch takes a
 	# patch that git tracks for a source file.
-	(cd series && $checkpatch "$p") > "$out/checkpatch.log" 2>&1
-	rc=$?
-	[ "$rc" = 0 ] || sed 's/^/  /' "$out/checkpatch.log"
-	count "$rc" "checkpatch series/$p"
-	n=$((n + 1))
+	run_checkpatch "series/$p" series --ignore MISSING_SIGN_OFF "$p"
 done
-for f in $(find arch tools Documentation -type f \( -name '*.[ch]' -o -name Makefile \) | grep -v /build/ | LC_ALL=C sort); do
-	$checkpatch -f "$f" > "$out/checkpatch.log" 2>&1
-	rc=$?
-	[ "$rc" = 0 ] || sed 's/^/  /' "$out/checkpatch.log"
-	count "$rc" "checkpatch $f"
-	n=$((n + 1))
+# Every file the series adds to the kernel tree: sources, Makefiles,
+# shell scripts, documentation, the KUnit config.
+for f in $(find arch tools Documentation -type f | grep -v /build/ | LC_ALL=C sort); do
+	run_checkpatch "$f" . -f "$f"
+done
+# The build machinery, though no kernel file: their usage lines name the
+# script, and mount's "-t proc proc" is no repeated word.
+for f in mk/*.sh; do
+	run_checkpatch "$f" . --ignore EMBEDDED_FILENAME,REPEATED_WORD -f "$f"
 done
 echo "check-fast: checkpatch --strict on $n patches and files"
 echo "$passed $failed 0" > "$result"
