@@ -4,29 +4,65 @@
 #
 # Usage: mk/export.sh PRISTINE FRAGMENT OUTDIR
 #
+# The exporter is the author of every patch and signs it off: the name and
+# address come from git config user.name and user.email of this
+# repository. The patches of series/ carry neither a From: nor a
+# Signed-off-by: line.
+#
 # 1. A scratch git repository holds the pristine base as one commit.
 # 2. Each patch of series/series becomes a commit: its diff plus the new
-#    files series/overlay assigns to it; the last commit adds our
-#    MAINTAINERS entry. git format-patch writes the numbered series and a
-#    cover letter (series/cover-letter) to OUTDIR/patches.
+#    files series/overlay assigns to it, its message ending in the
+#    exporter's Signed-off-by:; the last commit adds our MAINTAINERS
+#    entry. git format-patch writes the numbered series and a cover
+#    letter (series/cover-letter) to OUTDIR/patches.
 # 3. Proof: git am of OUTDIR/patches onto the pristine base in a fresh
 #    work tree, then every prefix of the series compiles arch/x86/events/
 #    with the test config (bisectability).
 set -eu
+
+die() { echo "export: $*" >&2; exit 1; }
+
+name=$(git config user.name || true)
+email=$(git config user.email || true)
+[ -n "$name" ] && [ -n "$email" ] ||
+	die "the exported patches are yours: set git config user.name and user.email first"
+case "$name$email" in
+*'<'* | *'>'*) die "git config user.name or user.email holds a < or >" ;;
+esac
+case "$email" in
+*@*) ;;
+*) die "git config user.email is no mail address: $email" ;;
+esac
+author="$name <$email>"
+signoff="Signed-off-by: $author"
+
+patches=$(grep -v -e '^#' -e '^[[:space:]]*$' series/series)
+
+# Commit message from the patch's mail header.
+header() {
+	sed -n '1,/^---$/p' "$1" | sed '$d'
+}
+
+for p in $patches; do
+	! header "series/$p" | grep -q -e '^From: ' -e '^Signed-off-by: ' ||
+		die "series/$p carries a From: or Signed-off-by: line; series patches" \
+		    "must not: the author and sign-off are the exporter's"
+	header "series/$p" | grep -q '^Subject: ' || die "series/$p lacks a Subject: line"
+done
+
 pristine=$(cd "$1" && pwd)
 fragment=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 out=$(mkdir -p "$3" && cd "$3" && pwd)
 repo=$(pwd)
 jobs=$(nproc)
-
-die() { echo "export: $*" >&2; exit 1; }
-
-patches=$(grep -v -e '^#' -e '^[[:space:]]*$' series/series)
+git_id() {
+	git -c user.name="$name" -c user.email="$email" "$@"
+}
 
 # Every overlay file is introduced by exactly one patch.
 find arch tools Documentation -type f | grep -v /build/ | LC_ALL=C sort > "$out/overlay.all"
-grep -v -e '^#' -e '^[[:space:]]*$' series/overlay | awk '{ for (i = 2; i <= NF; i++) print $i }' |
-	LC_ALL=C sort > "$out/overlay.claimed"
+grep -v -e '^#' -e '^[[:space:]]*$' series/overlay |
+	awk '{ for (i = 2; i <= NF; i++) print $i }' | LC_ALL=C sort > "$out/overlay.claimed"
 dups=$(uniq -d "$out/overlay.claimed")
 [ -z "$dups" ] || die "series/overlay names these twice: $dups"
 unclaimed=$(LC_ALL=C comm -23 "$out/overlay.all" "$out/overlay.claimed")
@@ -35,7 +71,8 @@ gone=$(LC_ALL=C comm -13 "$out/overlay.all" "$out/overlay.claimed")
 [ -z "$gone" ] || die "series/overlay names missing files: $gone"
 
 for p in $(grep -v -e '^#' -e '^[[:space:]]*$' series/overlay | awk '{ print $1 }'); do
-	echo "$patches" | grep -qxF "$p" || die "series/overlay names $p, which series/series does not"
+	echo "$patches" | grep -qxF "$p" ||
+		die "series/overlay names $p, which series/series does not"
 done
 
 base=$out/base.git
@@ -45,8 +82,7 @@ if [ ! -f "$base/.done" ]; then
 	git init -q "$base"
 	(cd "$pristine" && tar cf - .) | (cd "$base" && tar xf -)
 	git -C "$base" add -A -f
-	git -C "$base" -c user.name=base -c user.email=base@localhost \
-		commit -q -m "Linux $(make -s -C "$pristine" kernelversion)"
+	git_id -C "$base" commit -q -m "Linux $(make -s -C "$pristine" kernelversion)"
 	touch "$base/.done"
 fi
 git -C "$base" checkout -q -f master 2>/dev/null || git -C "$base" checkout -q -f main
@@ -54,21 +90,39 @@ git -C "$base" reset -q --hard "$(git -C "$base" rev-list --max-parents=0 HEAD)"
 git -C "$base" clean -q -fdx -e .done
 git -C "$base" branch -q -f pristine HEAD
 
-# Commit message and author from the patch's mail header.
-header() {
-	sed -n '1,/^---$/p' "$1" | sed '$d'
+# The body, then the exporter's sign-off: directly below the trailers the
+# body ends with (Fixes:, Cc:, ...), else after one blank line.
+sign() {
+	awk -v signoff="$signoff" '
+		{ line[++n] = $0 }
+		END {
+			while (n > 0 && line[n] ~ /^[[:space:]]*$/)
+				n--
+			first = 1
+			while (first <= n && line[first] ~ /^[[:space:]]*$/)
+				first++
+			trailers = n >= first
+			for (i = n; i >= first && line[i] !~ /^[[:space:]]*$/; i--)
+				if (line[i] !~ /^[A-Z][A-Za-z-]*-by: / &&
+				    line[i] !~ /^(Fixes|Cc|Link|Closes|BugLink): /)
+					trailers = 0
+			for (i = first; i <= n; i++)
+				print line[i]
+			if (n >= first && !trailers)
+				print ""
+			print signoff
+		}'
 }
 
 for p in $patches; do
 	f=series/$p
-	from=$(header "$f" | sed -n 's/^From: //p' | head -n 1)
 	subject=$(header "$f" | sed -n 's/^Subject: \(\[PATCH[^]]*\] \)\{0,1\}//p' | head -n 1)
-	[ -n "$from" ] && [ -n "$subject" ] || die "$f lacks a From: or Subject: line"
-	header "$f" | sed '1,/^$/d' > "$out/msg"
-	{ echo "$subject"; echo; cat "$out/msg"; } > "$out/msg.full"
+	[ -n "$subject" ] || die "$f has an empty Subject: line"
+	{ echo "$subject"; echo; header "$f" | sed '1,/^$/d' | sign; } > "$out/msg"
 	# The new files this patch introduces first: the patch may change
 	# them too. A patch of new files only has no diff.
-	for n in $(awk -v p="$p" '$1 == p { for (i = 2; i <= NF; i++) print $i }' series/overlay); do
+	new=$(awk -v p="$p" '$1 == p { for (i = 2; i <= NF; i++) print $i }' series/overlay)
+	for n in $new; do
 		mkdir -p "$base/$(dirname "$n")"
 		cp "$n" "$base/$n"
 		git -C "$base" add -f "$n"
@@ -76,11 +130,7 @@ for p in $patches; do
 	if grep -q '^+++ ' "$f"; then
 		(cd "$base" && git apply --index "$repo/$f") || die "$p does not apply"
 	fi
-	name=${from% <*}
-	email=${from#*<}
-	email=${email%>}
-	git -C "$base" -c user.name="$name" -c user.email="$email" \
-		commit -q --author="$from" -F "$out/msg.full"
+	git_id -C "$base" commit -q --author="$author" -F "$out/msg"
 done
 
 # MAINTAINERS: our entry, in alphabetical order.
@@ -94,22 +144,20 @@ if [ -f MAINTAINERS ]; then
 		}
 		{ print; prev = $0 }' "$base/MAINTAINERS" > "$out/MAINTAINERS"
 	cp "$out/MAINTAINERS" "$base/MAINTAINERS"
-	from=$(git -C "$base" log -1 --format='%an <%ae>')
 	git -C "$base" add -f MAINTAINERS
-	git -C "$base" -c user.name="${from% <*}" -c user.email="$(git -C "$base" log -1 --format=%ae)" \
-		commit -q --author="$from" -F - <<MSG
+	git_id -C "$base" commit -q --author="$author" -F - <<MSG
 MAINTAINERS: Add entry for $title
 
 The series adds a KUnit suite, fake-PMU helpers and user-space tests for
 the x86 perf event scheduler. Name who looks after them.
 
-Signed-off-by: $from
+$signoff
 MSG
 fi
 
 rm -rf "$out/patches"
 cover=$(cat series/cover-letter 2>/dev/null || echo "x86 perf event scheduling")
-git -C "$base" format-patch -q --cover-letter --base=pristine -o "$out/patches" pristine..HEAD
+git_id -C "$base" format-patch -q --cover-letter --base=pristine -o "$out/patches" pristine..HEAD
 subject=$(echo "$cover" | head -n 1)
 body=$(echo "$cover" | sed '1,2d')
 python3 - "$out/patches/0000-cover-letter.patch" "$subject" "$body" <<'PY'
@@ -121,15 +169,14 @@ text = text.replace('*** BLURB HERE ***', body)
 open(path, 'w').write(text)
 PY
 n=$(ls "$out/patches" | grep -vc '^0000-')
-echo "export: $n patches and a cover letter in $out/patches"
+echo "export: $n patches and a cover letter in $out/patches, from $author"
 
 # Proof 1: git am onto the pristine base.
 am=$out/am
 git -C "$base" worktree remove -f "$am" 2>/dev/null || rm -rf "$am"
 git -C "$base" worktree prune
 git -C "$base" worktree add -q --detach "$am" pristine
-git -C "$am" -c user.name=am -c user.email=am@localhost \
-	am -q $(ls "$out"/patches/*.patch | grep -v /0000-cover-letter)
+git_id -C "$am" am -q $(ls "$out"/patches/*.patch | grep -v /0000-cover-letter)
 echo "export: git am onto the pristine base: ok"
 
 # Proof 2: every prefix compiles arch/x86/events/ with the test config.
