@@ -12,9 +12,11 @@
 # 1. A scratch git repository holds the pristine base as one commit.
 # 2. Each patch of series/series becomes a commit: its diff plus the new
 #    files series/overlay assigns to it, its message ending in the
-#    exporter's Signed-off-by:; the last commit adds our MAINTAINERS
-#    entry. git format-patch writes the numbered series and a cover
-#    letter (series/cover-letter) to OUTDIR/patches.
+#    exporter's Signed-off-by:. A last commit adds the F: lines of the
+#    file MAINTAINERS to the existing entry its first line names (the
+#    other lines: "F:", a tab, a pattern), for the new files that entry
+#    does not cover yet. git format-patch writes the numbered series and
+#    a cover letter (series/cover-letter) to OUTDIR/patches.
 # 3. Proof: git am of OUTDIR/patches onto the pristine base in a fresh
 #    work tree, then every prefix of the series compiles arch/x86/events/
 #    with the test config (bisectability).
@@ -49,6 +51,10 @@ for p in $patches; do
 		    "must not: the author and sign-off are the exporter's"
 	header "series/$p" | grep -q '^Subject: ' || die "series/$p lacks a Subject: line"
 done
+title=$(sed -n '1p' MAINTAINERS)
+[ -n "$title" ] || die "MAINTAINERS: the first line names the existing entry"
+! sed '1d' MAINTAINERS | grep -v '^F:	[^[:space:]]\{1,\}$' ||
+	die "MAINTAINERS: after the title, only F: lines (F:, a tab, a pattern)"
 
 pristine=$(cd "$1" && pwd)
 fragment=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
@@ -133,26 +139,66 @@ for p in $patches; do
 	git_id -C "$base" commit -q --author="$author" -F "$out/msg"
 done
 
-# MAINTAINERS: our entry, in alphabetical order.
-if [ -f MAINTAINERS ]; then
-	title=$(sed -n '1p' MAINTAINERS)
-	awk -v title="$title" -v entry="$repo/MAINTAINERS" '
-		!done && /^[A-Z0-9][^a-z]*$/ && prev == "" && $0 > title && NR > 100 {
-			while ((getline l < entry) > 0) print l
-			print ""
-			done = 1
+# The overlay files the entry $title does not cover in $base's MAINTAINERS.
+uncovered() {
+	while read -r n; do
+		(cd "$base" && perl scripts/get_maintainer.pl --nogit --nogit-fallback \
+			--sections -f "$n") | grep -qxF "$title" || echo "$n"
+	done < "$out/overlay.all"
+}
+
+# MAINTAINERS: our F: lines join the existing entry, in sorted order.
+[ "$(grep -cxF "$title" "$base/MAINTAINERS")" = 1 ] ||
+	die "MAINTAINERS: no single entry '$title' in the kernel's MAINTAINERS"
+uncovered > "$out/uncovered"
+if [ "$(sed '1d' MAINTAINERS | wc -l)" = 0 ]; then
+	[ ! -s "$out/uncovered" ] ||
+		die "MAINTAINERS: '$title' does not cover: $(cat "$out/uncovered")"
+else
+	[ -s "$out/uncovered" ] ||
+		die "MAINTAINERS: '$title' covers every new file already: drop the F: lines"
+	sed '1d' MAINTAINERS > "$out/maintainers.add"
+	awk -v title="$title" '$0 == title { e = 1 } e && /^$/ { exit } e' \
+		"$base/MAINTAINERS" > "$out/entry"
+	dupl=$(grep -xF -f "$out/maintainers.add" "$out/entry" || true)
+	[ -z "$dupl" ] || die "MAINTAINERS: the entry has these already: $dupl"
+	awk -v title="$title" -v add="$out/maintainers.add" '
+		function flush() {
+			fflush()
+			cmd = "LC_ALL=C sort"
+			for (i = 1; i <= nf; i++)
+				print f[i] | cmd
+			while ((getline l < add) > 0)
+				print l | cmd
+			close(cmd)
+			nf = 0
 		}
-		{ print; prev = $0 }' "$base/MAINTAINERS" > "$out/MAINTAINERS"
+		$0 == title { in_entry = 1 }
+		in_entry && /^F:\t/ { f[++nf] = $0; next }
+		in_entry && nf && !/^F:\t/ { flush(); in_entry = 0 }
+		{ print }
+		END { if (nf) flush() }' "$base/MAINTAINERS" > "$out/MAINTAINERS"
+	[ $(($(wc -l < "$base/MAINTAINERS") + $(wc -l < "$out/maintainers.add"))) = \
+	  "$(wc -l < "$out/MAINTAINERS")" ] ||
+		die "MAINTAINERS: could not add the F: lines to '$title'"
 	cp "$out/MAINTAINERS" "$base/MAINTAINERS"
+	uncovered > "$out/uncovered"
+	[ ! -s "$out/uncovered" ] ||
+		die "MAINTAINERS: '$title' still does not cover: $(cat "$out/uncovered")"
+	{
+		echo "MAINTAINERS: Add the x86 perf scheduler tests to $title"
+		echo
+		echo "The series adds files that the $title entry does"
+		echo "not cover yet: the user-space test harness and simulator of the x86"
+		echo "counter scheduler, the kselftest and the documentation of the HT"
+		echo "erratum workaround switch. Add them to the entry, so that their"
+		echo "patches reach its maintainers and list. The KUnit tests in"
+		echo "arch/x86/events/ are covered already."
+		echo
+		echo "$signoff"
+	} > "$out/msg"
 	git -C "$base" add -f MAINTAINERS
-	git_id -C "$base" commit -q --author="$author" -F - <<MSG
-MAINTAINERS: Add entry for $title
-
-The series adds a KUnit suite, fake-PMU helpers and user-space tests for
-the x86 perf event scheduler. Name who looks after them.
-
-$signoff
-MSG
+	git_id -C "$base" commit -q --author="$author" -F "$out/msg"
 fi
 
 rm -rf "$out/patches"
