@@ -256,15 +256,17 @@ done
 # (FILE_PATH_CHANGES) of every patch that adds a file without touching
 # MAINTAINERS; the answer is known: every new file is in $title at the
 # end of the series (checked above), so that question is ignored for a
-# patch that only adds files the export has checked.
+# patch that only adds files the export has checked. The base repository
+# has no upstream history, so the commits of Fixes: tags cannot be looked
+# up (UNKNOWN_COMMIT_ID); their form is still checked.
 bad=0
 for f in $(ls "$out"/patches/*.patch | grep -v /0000-cover-letter); do
-	ignore=
+	ignore="--ignore UNKNOWN_COMMIT_ID"
 	awk '/^diff --git /{ n = $4; sub(/^b\//, "", n) } /^new file mode /{ print n }' \
 		"$f" > "$out/added"
 	if [ -s "$out/added" ] && ! grep -q -e '^deleted file mode ' -e '^rename from ' "$f" &&
 	   [ -z "$(LC_ALL=C sort "$out/added" | LC_ALL=C comm -23 - "$out/overlay.all")" ]; then
-		ignore="--ignore FILE_PATH_CHANGES"
+		ignore="--ignore UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES"
 	fi
 	if ! (cd "$am" && perl scripts/checkpatch.pl --strict --quiet --show-types \
 	      $ignore "$f") > "$out/checkpatch.log" 2>&1 || [ -s "$out/checkpatch.log" ]; then

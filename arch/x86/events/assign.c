@@ -36,9 +36,13 @@
  *
  * Previous counters: with prev[], events keep the counter they had
  * where it is still allowed and free, and the others search from there.
- * With one new event, the shortest augmenting path moves the fewest
- * events any assignment must. Should the result exceed gpmax, it starts
- * over without prev[].
+ * Should the result exceed gpmax, it starts over without prev[]. Moves:
+ * when one event is added to running events that hold distinct counters
+ * their masks allow, there are no pair events and fewer than gpmax of
+ * the running events sit on generic counters, the shortest augmenting
+ * path moves the fewest running events of any valid assignment. Not
+ * otherwise: with pairs, with gpmax filled, or with several new events
+ * it may move more.
  *
  * Pairs make this more than a matching. Every assignment puts the P
  * pair events on some set S of window starts, no two adjacent, out of
@@ -47,7 +51,9 @@
  * and the others to the counters outside S and S + 1. That is exact,
  * for one matching per S; W starts allow at most C(W, P) sets, and
  * C(W - P + 1, P) if they are consecutive: 3 on AMD Zen (6 counters,
- * pairs start at 0, 2 or 4), at most 15 with 8 counters.
+ * pairs start at 0, 2 or 4), at most 15 with 8 counters. Should the
+ * first set fail, cannot_fit() checks Hall's condition on a few sets of
+ * events and, if that fails, ends the pass before any other set.
  *
  * Bounds, for n <= X86_PMC_IDX_MAX events on 64 counters: first fit is
  * O(n). A search visits each counter at most once: one word operation
@@ -227,6 +233,40 @@ static u64 match(struct assign_state *s, u64 left, u64 avail)
 }
 
 /*
+ * Hall's condition on a few sets of the @events, necessary for them all
+ * to have a counter with at most @gpmax of them (a pair counts once) on
+ * generic ones: true if it fails, that is if an event allows no counter
+ * or two allow one and the same counter only, if more events allow only
+ * generic counters than gpmax or than those counters, or if there are
+ * more events than the fixed counters they allow and gpmax. A pair
+ * event's mask is the window starts it allows: one counter of its own.
+ */
+static noinline_for_stack bool cannot_fit(struct assign_state *s, u64 events,
+					  int gpmax)
+{
+	u64 all = 0, gp = 0, single = 0, mask;
+	int nr = 0, nr_gp = 0;
+
+	for (; events; events &= events - 1, nr++) {
+		mask = event_mask(s, __ffs64(events));
+		if (!(mask & (mask - 1))) {
+			if (!mask || (single & mask))
+				return true;
+			single |= mask;
+		}
+		all |= mask;
+		if (!(mask & FIXED_MASK)) {
+			gp |= mask;
+			nr_gp++;
+		}
+	}
+
+	return nr_gp > min(gpmax, (int)hweight64(gp)) ||
+	       nr > (int)hweight64(all & FIXED_MASK) +
+		    min(gpmax, (int)hweight64(all & GP_MASK));
+}
+
+/*
  * Place the events of @events on counters of @avail, at most gpmax of
  * them on generic ones. Returns how many of them are placed within that
  * limit. Inlined into both callers: one stack frame less.
@@ -399,8 +439,8 @@ static noinline_for_stack int assign_pairs(struct event_constraint **constraints
 					   int n, int gpmax, const int *prev,
 					   int *assign, u64 pairs)
 {
+	int best = -1, placed;
 	struct assign_state s;
-	int best = 0, placed;
 	u64 set;
 
 	s.constraints = constraints;
@@ -411,6 +451,10 @@ static noinline_for_stack int assign_pairs(struct event_constraint **constraints
 
 	for (set = next_set(&s, pairs, 0); set; set = next_set(&s, pairs, set)) {
 		placed = place_windows(&s, set, pairs, GENMASK_ULL(n - 1, 0));
+		/* Not all fit the first set: may they fit any? */
+		if (placed < n && best < 0 &&
+		    cannot_fit(&s, GENMASK_ULL(n - 1, 0), gpmax))
+			return n;
 		best = max(best, placed);
 		if (best == n)
 			break;
@@ -418,7 +462,7 @@ static noinline_for_stack int assign_pairs(struct event_constraint **constraints
 	if (best == n && assign)
 		write_assign(&s, assign);
 
-	return n - best;
+	return n - max(best, 0);
 }
 
 /**
@@ -433,8 +477,8 @@ static noinline_for_stack int assign_pairs(struct event_constraint **constraints
  * their @prev counter where that still allows one.
  *
  * Return: 0 if every event has a counter, else the number of events left
- * over; without @prev and pairs, that is @n minus the most any valid
- * assignment places.
+ * over, @n if cannot_fit() ends the pass; without @prev and pairs, that
+ * is @n minus the most any valid assignment places.
  */
 int x86_assign_counters(struct event_constraint **constraints, int n,
 			int gpmax, const int *prev, int *assign)

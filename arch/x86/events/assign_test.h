@@ -341,14 +341,17 @@ static inline int assign_test_max(const struct assign_test *t)
 }
 
 /*
- * For an instance without pairs where every event with prev[] >= 0
- * holds a valid, distinct counter: the fewest of those events that
- * any valid assignment of all events moves, or -1 if there is none.
- * Tries all sets of movers, smallest first.
+ * For an instance where the events with prev[] >= 0 hold an assignment
+ * of themselves that is valid but for gpmax (each on a counter, a pair
+ * on a window start, its mask allows, no counter shared): the fewest of
+ * them that any valid assignment of all events moves, or -1 if there is
+ * none. Tries all sets of movers, smallest first: the others stay, and
+ * the movers and new events must fit what is left (assign_test_max()).
  */
 static inline int assign_test_min_moves(const struct assign_test *t)
 {
-	u64 mask[ASSIGN_TEST_MAX], held = 0, movers, kept, avail;
+	u64 held = 0, kept, used, bits, mask;
+	struct assign_test rest;
 	int e, k, m, nr_held, nr_gp;
 	u32 set;
 
@@ -361,26 +364,37 @@ static inline int assign_test_min_moves(const struct assign_test *t)
 	for (k = 0; k <= nr_held; k++) {
 		/* every k-subset of the holders, by Gosper's hack */
 		for (set = BIT(k) - 1; set < BIT(nr_held);) {
-			movers = 0;
+			kept = 0;
 			for (e = 0, m = 0; e < t->n; e++) {
 				if (!(held & BIT_ULL(e)))
 					continue;
-				if (set & BIT(m++))
-					movers |= BIT_ULL(e);
+				if (!(set & BIT(m++)))
+					kept |= BIT_ULL(e);
 			}
-			kept = held & ~movers;
-			avail = ~0ULL;
+			used = 0;
 			nr_gp = 0;
-			for (e = 0, m = 0; e < t->n; e++) {
-				if (kept & BIT_ULL(e)) {
-					avail &= ~BIT_ULL(t->prev[e]);
-					nr_gp += t->prev[e] < INTEL_PMC_IDX_FIXED;
-				} else {
-					mask[m++] = t->ec[e].idxmsk64;
-				}
+			for (e = 0; e < t->n; e++) {
+				if (!(kept & BIT_ULL(e)))
+					continue;
+				bits = BIT_ULL(t->prev[e]);
+				if (assign_test_is_pair(t, e))
+					bits |= bits << 1;
+				used |= bits;
+				nr_gp += t->prev[e] < INTEL_PMC_IDX_FIXED;
 			}
-			if (nr_gp <= t->gpmax &&
-			    assign_test_flow(mask, m, avail, t->gpmax - nr_gp) == m)
+			rest.n = 0;
+			rest.gpmax = t->gpmax - nr_gp;
+			rest.counters = t->counters;
+			for (e = 0; e < t->n; e++) {
+				if (kept & BIT_ULL(e))
+					continue;
+				mask = t->ec[e].idxmsk64 & ~used;
+				if (assign_test_is_pair(t, e))
+					mask &= ~(used >> 1);
+				assign_test_event(&rest, rest.n++, mask,
+						  t->ec[e].flags);
+			}
+			if (nr_gp <= t->gpmax && assign_test_max(&rest) == rest.n)
 				return k;
 			if (!set)
 				break;

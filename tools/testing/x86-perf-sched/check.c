@@ -14,6 +14,10 @@
  *    events any valid assignment places, and as many events sit on
  *    fixed counters as any valid assignment of all events can put there;
  *  - validation returns what assignment returns.
+ * Then the moves tests: one event added to running events on distinct
+ * counters, no pairs, gpmax not filled: the matcher given prev[] moves
+ * as few as any valid assignment, exhaustively; with pairs, gpmax filled
+ * or two new events, how often and by how much it moves more is printed.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -331,6 +335,167 @@ static void moves_run(u64 seed, long count)
 }
 
 /*
+ * The moves claim of assign.c: when one event is added to running events
+ * on distinct counters their masks allow, with no pair events and fewer
+ * than gpmax running events on generic counters, the matcher given
+ * prev[] moves as few of them as any valid assignment
+ * (assign_test_min_moves()). Outside that scope it is measured: with
+ * pairs, with the running events filling gpmax, with two new events.
+ */
+enum { IN_SCOPE, PAIRS, GPMAX_FILLED, TWO_NEW, NR_SCOPES };
+
+struct moves {
+	long	instances;
+	long	fit;
+	long	excess;	/* fitting instances that move more than the fewest */
+	long	total;	/* events moved beyond the fewest, in all */
+	int	max;
+	long	failures;
+};
+
+static void moves_check(struct assign_test *t, int nr_new, int nr_gp,
+			struct moves *mv)
+{
+	int assign[ASSIGN_TEST_MAX], e, ret, moved = 0, fewest, scope;
+	bool pairs = false, fits;
+
+	for (e = 0; e < t->n; e++) {
+		assign[e] = t->prev[e];
+		pairs |= assign_test_is_pair(t, e);
+	}
+	if (pairs)
+		scope = PAIRS;
+	else if (nr_gp >= t->gpmax)
+		scope = GPMAX_FILLED;
+	else
+		scope = nr_new > 1 ? TWO_NEW : IN_SCOPE;
+	mv += scope;
+
+	ret = x86_assign_counters(t->c, t->n, t->gpmax, assign, assign);
+	fewest = assign_test_min_moves(t);
+	for (e = 0; e < t->n; e++)
+		moved += t->prev[e] >= 0 && assign[e] != t->prev[e];
+
+	fits = fewest >= 0;
+	mv->instances++;
+	if (!ret != fits || (!ret && !assign_test_valid(t, assign))) {
+		mv->failures++;
+		dump(t, "MOVES");
+		return;
+	}
+	if (ret)
+		return;
+	mv->fit++;
+	if (moved == fewest)
+		return;
+	mv->excess++;
+	mv->total += moved - fewest;
+	mv->max = max(mv->max, moved - fewest);
+	if (scope == IN_SCOPE) {
+		mv->failures++;
+		dump(t, "MOVES");
+	}
+}
+
+/*
+ * Every assignment of events @e to @t->n - @nr_new - 1 as their prev[],
+ * on top of @used, with @nr_gp of them on generic counters and at most
+ * gpmax, the last @nr_new events new.
+ */
+static void moves_every_prev(struct assign_test *t, int e, int nr_new,
+			     u64 used, int nr_gp, struct moves *mv)
+{
+	u64 m, bits;
+	int idx, gp;
+
+	if (e == t->n - nr_new) {
+		for (; e < t->n; e++)
+			t->prev[e] = -1;
+		moves_check(t, nr_new, nr_gp, mv);
+		return;
+	}
+	for (m = t->ec[e].idxmsk64; m; m &= m - 1) {
+		idx = __ffs64(m);
+		bits = BIT_ULL(idx);
+		gp = idx < INTEL_PMC_IDX_FIXED;
+		if (assign_test_is_pair(t, e))
+			bits |= bits << 1;
+		if ((used & bits) || nr_gp + gp > t->gpmax)
+			continue;
+		t->prev[e] = idx;
+		moves_every_prev(t, e + 1, nr_new, used | bits, nr_gp + gp, mv);
+	}
+}
+
+/*
+ * Every tuple of up to four masks over the four counters @bits, with
+ * @pairs every choice of pair events among those whose masks are window
+ * starts, every gpmax from @gpmin to @gpmax, the last one or two events
+ * new and the others on every valid assignment of themselves.
+ */
+static void moves_exhaustive(const char *what, const u64 *bits, int gpmin,
+			     int gpmax, bool pairs)
+{
+	static const char * const scopes[] = {
+		"in scope", "pairs", "gpmax filled", "two new events",
+	};
+	struct moves mv[NR_SCOPES] = { 0 };
+	int n, e, g, k, b, code, total, nr_new, i;
+	u32 startable, pairmask;
+	struct assign_test t;
+	u64 mask;
+
+	for (n = 1; n <= 4; n++) {
+		for (total = 1, e = 0; e < n; e++)
+			total *= 15;
+		for (code = 0; code < total; code++) {
+			startable = 0;
+			for (e = 0, g = code; e < n; e++, g /= 15) {
+				k = g % 15 + 1;
+				for (mask = 0, b = 0; b < 4; b++) {
+					if (k & BIT(b))
+						mask |= BIT_ULL(bits[b]);
+				}
+				assign_test_event(&t, e, mask, 0);
+				if (!(mask & ~GENMASK_ULL(2, 0)))
+					startable |= BIT(e);
+			}
+			t.n = n;
+			for (pairmask = 0; pairmask < BIT(n); pairmask++) {
+				if (pairmask & ~startable)
+					continue;
+				if (pairmask && !pairs)
+					break;
+				for (e = 0; e < n; e++)
+					t.ec[e].flags = pairmask & BIT(e) ?
+							PERF_X86_EVENT_PAIR : 0;
+				for (g = gpmin; g <= gpmax; g++) {
+					t.gpmax = g;
+					for (nr_new = 1; nr_new <= min(n, 2); nr_new++)
+						moves_every_prev(&t, 0, nr_new, 0, 0, mv);
+				}
+			}
+		}
+	}
+
+	result(!mv[IN_SCOPE].failures,
+	       "moves, %s, in scope: %ld additions, %ld fit, fewest moves every time, %ld failures",
+	       what, mv[IN_SCOPE].instances, mv[IN_SCOPE].fit,
+	       mv[IN_SCOPE].failures);
+	for (i = PAIRS; i < NR_SCOPES; i++) {
+		if (!mv[i].fit)
+			continue;
+		result(!mv[i].failures,
+		       "moves, %s, %s (measured): %ld additions, %ld fit, %ld of them (%.2f%%) move more than the fewest, %.3f more per fit, %.2f where more, at most %d; %ld failures",
+		       what, scopes[i], mv[i].instances, mv[i].fit,
+		       mv[i].excess, 100.0 * mv[i].excess / mv[i].fit,
+		       (double)mv[i].total / mv[i].fit,
+		       mv[i].excess ? (double)mv[i].total / mv[i].excess : 0.0,
+		       mv[i].max, mv[i].failures);
+	}
+}
+
+/*
  * AMD family 15h: every tuple of up to six of its constraints, one with
  * the overlap flag. The matcher never reads the flag and needs no
  * backtracking; the greedy needs the flag and still misses some.
@@ -434,6 +599,10 @@ int main(int argc, char **argv)
 	overlap_run();
 	random_run(0x5eedcb0e26a9ULL, count);
 	moves_run(0x6d6f766573ULL, count / 10);
+	moves_exhaustive("exhaustive, 4 generic counters, gpmax 1-4", gp4, 1, 4,
+			 true);
+	moves_exhaustive("exhaustive, 2 generic + fixed + metric, gpmax 0-2",
+			 mixed, 0, 2, false);
 	sim_tests(sched_sim);
 	printf("1..%d\n", nr_passed + nr_failed);
 	printf("%d passed, %d failed\n", nr_passed, nr_failed);

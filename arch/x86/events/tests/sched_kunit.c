@@ -873,45 +873,18 @@ static void schedule_events_test_collect_limits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cpuc->n_metric, 0);
 }
 
-/* amd_put_event_constraints_f17h() */
-static void zen_put_event_constraints(struct cpu_hw_events *cpuc,
-				      struct perf_event *event)
+/* A put callback of its own, for fake_pmu_test_restore() */
+static void sched_test_put_event_constraints(struct cpu_hw_events *cpuc,
+					     struct perf_event *event)
 {
 	fake_pmu_put_event_constraints(cpuc, event);
-	if (is_counter_pair(&event->hw))
-		--cpuc->n_pair;
 }
 
-static const struct fake_pmu_desc zen_amd_put_pmu = {
+static const struct fake_pmu_desc zen_own_put_pmu = {
 	.cntr_mask		= 0x3f,
 	.flags			= PMU_FL_PAIR,
-	.put_event_constraints	= zen_put_event_constraints,
+	.put_event_constraints	= sched_test_put_event_constraints,
 };
-
-/*
- * UPSTREAM QUIRK, today's behaviour: a pair event of a group that fails to
- * schedule is counted once in cpuc->n_pair (collect_event()) but taken off
- * twice, by the put callback that x86_schedule_events() calls for new
- * events on failure and by x86_pmu_cancel_txn(). n_pair goes negative and
- * inflates gpmax for later rounds.
- */
-static void schedule_events_test_pair_txn_accounting(struct kunit *test)
-{
-	struct fake_pmu_event *fe[4];
-	struct cpu_hw_events *cpuc;
-	int i;
-
-	fake_pmu_install(test, &zen_amd_put_pmu);
-	cpuc = fake_pmu_cpuc_alloc(test, false);
-	for (i = 0; i < 4; i++)
-		fe[i] = fake_pmu_event_alloc(test, &(struct event_constraint)ZEN_FLOPS, -1);
-
-	KUNIT_ASSERT_EQ(test, fake_pmu_add_group(cpuc, fe, 3), 0);
-	KUNIT_EXPECT_EQ(test, cpuc->n_pair, 3);
-	KUNIT_EXPECT_EQ(test, fake_pmu_add_group(cpuc, &fe[3], 1), -EINVAL);
-	KUNIT_EXPECT_EQ(test, fe[3]->n_put, 1);
-	KUNIT_EXPECT_EQ(test, cpuc->n_pair, 2);
-}
 
 static struct kunit_case schedule_events_test_cases_list[] = {
 	KUNIT_CASE_PARAM(schedule_events_test_cases, sched_cases_gen_params),
@@ -921,7 +894,6 @@ static struct kunit_case schedule_events_test_cases_list[] = {
 	KUNIT_CASE(schedule_events_test_dynamic_constraint),
 	KUNIT_CASE(schedule_events_test_fast_path_after_enable),
 	KUNIT_CASE(schedule_events_test_collect_limits),
-	KUNIT_CASE(schedule_events_test_pair_txn_accounting),
 	KUNIT_CASE_PARAM(schedule_events_test_known_gap,
 			 sched_known_gap_gen_params),
 	{}
@@ -988,9 +960,9 @@ static void fake_pmu_test_restore(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, calls.stop);
 
 	/* installing again describes the new PMU */
-	fake_pmu_install(test, &zen_amd_put_pmu);
+	fake_pmu_install(test, &zen_own_put_pmu);
 	sched_test_query_calls(&calls);
-	KUNIT_EXPECT_PTR_EQ(test, calls.put, (void *)zen_put_event_constraints);
+	KUNIT_EXPECT_PTR_EQ(test, calls.put, (void *)sched_test_put_event_constraints);
 	fake_pmu_install(test, &spr_pmu);
 	KUNIT_EXPECT_EQ(test, x86_pmu.flags, 0);
 	KUNIT_EXPECT_EQ(test, x86_pmu.fixed_cntr_mask64, 0xf);

@@ -19,17 +19,12 @@
  * and stops at the first that fails (ctx_flexible_sched_in(), can_add_hw),
  * which then asks for rotation; rotation schedules all out, moves the first
  * active event to the tail and schedules in again (perf_rotate_context()).
- * The switch /sys/devices/cpu/ht_bug_workaround is modelled as
- * intel_ht_bug_workaround_set() does it: flip PMU_FL_EXCL_ENABLED, then on
- * each thread reset its own states (when switching on) and reschedule.
  *
  * States: the kernel keeps in states[t] what thread t committed on each
  * counter (X: corrupting event, S: other event, U: nothing); the thesis
  * figures draw the same letters on the sibling's side, as what the sibling
  * may still do there.
  */
-
-#include <linux/prandom.h>
 
 #include "fake_pmu.h"
 
@@ -89,9 +84,15 @@ static struct xsu_hook_counts {
 	unsigned int	unlocked_calls;
 } xsu_hooks;
 
+/* a pass that runs the protocol is under way on @cpuc */
+static bool xsu_in_pass(struct cpu_hw_events *cpuc)
+{
+	return cpuc->excl_cntrs->states[cpuc->excl_thread_id].sched_started;
+}
+
 static void xsu_hook_check(struct cpu_hw_events *cpuc)
 {
-	if (!intel_excl_sched_active(cpuc))
+	if (!xsu_in_pass(cpuc))
 		return;
 
 	lockdep_assert_held(&cpuc->excl_cntrs->lock);
@@ -119,7 +120,7 @@ static void xsu_put_event_constraints(struct cpu_hw_events *cpuc,
 static void xsu_start_scheduling(struct cpu_hw_events *cpuc)
 {
 	intel_start_scheduling(cpuc);
-	if (intel_excl_sched_active(cpuc))
+	if (xsu_in_pass(cpuc))
 		xsu_hooks.passes++;
 	xsu_hook_check(cpuc);
 }
@@ -370,27 +371,6 @@ static void xsu_rotate(struct xsu_core *core, int t)
 	xsu_sched_in(core, t);
 }
 
-/* intel_ht_bug_workaround_set() and intel_ht_bug_workaround_resched() */
-static void xsu_switch(struct xsu_core *core, bool on)
-{
-	int t;
-
-	if (on == xsu_enabled())
-		return;
-
-	if (on)
-		x86_pmu.flags |= PMU_FL_EXCL_ENABLED;
-	else
-		x86_pmu.flags &= ~PMU_FL_EXCL_ENABLED;
-
-	for (t = 0; t < 2; t++) {
-		if (on)
-			intel_excl_reset_states(core->ht[t].cpuc);
-		xsu_sched_out(core, t);
-		xsu_sched_in(core, t);
-	}
-}
-
 /* One multiplexing interval: each thread that needs it rotates. */
 static void xsu_tick(struct xsu_core *core)
 {
@@ -596,152 +576,6 @@ static void xsu_thesis_fig_5(struct kunit *test)
 }
 
 /*
- * Thesis ch. 7.1, Fig. 7.3: HT0 measures 0x81d0 (C), 0x08d1 (C), 0x20cc
- * (NC) and is scheduled first, then HT1 measures 0x20cc, 0x81d0, 0x08d1.
- * Fig. 7.3a has all of HT0's events on C0-C2; in the kernel HT0 holds at
- * most two counters once it has a corrupting event, so it multiplexes too.
- * HT1 then finds C0 and C1 exclusive: 0x20cc goes to C2, 0x81d0 to C3 and
- * 0x08d1 fails, as in Fig. 7.3b. Then both rotate at every tick.
- */
-static const struct xsu_rot_step {
-	const char	*map[2];
-	const char	*ht1_failed;
-} xsu_ch7_steps[] = {
-	{ { "CC..", "..NC" }, "08d1" },
-	{ { "NC..", "..CC" }, "20cc" },
-	{ { "NC..", "N.C." }, "81d0" },
-	{ { ".C.C", "N.C." }, "08d1" },
-	{ { "N..C", ".CC." }, "20cc" },
-	{ { "N..C", "NC.." }, "81d0" },
-};
-
-static void xsu_ht1_failed(struct xsu_core *core, char *buf, size_t len)
-{
-	struct xsu_thread *ht = &core->ht[1];
-	int i, n = 0;
-
-	buf[0] = '\0';
-	for (i = 0; i < ht->n; i++) {
-		if (!ht->list[i]->active)
-			n += scnprintf(buf + n, len - n, "%s%04llx", n ? "," : "",
-				       ht->list[i]->fe->event.hw.config);
-	}
-}
-
-static void xsu_thesis_ch7_three_events(struct kunit *test)
-{
-	static const u64 ht0[] = { XSU_LOADS, XSU_L1_MISS, XSU_LBR_INSERTS };
-	static const u64 ht1[] = { XSU_LBR_INSERTS, XSU_LOADS, XSU_L1_MISS };
-	struct xsu_core *core = xsu_core_alloc(test);
-	const struct xsu_rot_step *s;
-	char buf[32];
-	int i, t;
-
-	for (i = 0; i < ARRAY_SIZE(ht0); i++)
-		xsu_add(core, 0, ht0[i]);
-	for (i = 0; i < ARRAY_SIZE(ht1); i++)
-		xsu_add(core, 1, ht1[i]);
-
-	for (i = 0; i < ARRAY_SIZE(xsu_ch7_steps); i++) {
-		s = &xsu_ch7_steps[i];
-		if (i)
-			xsu_tick(core);
-		for (t = 0; t < 2; t++)
-			KUNIT_EXPECT_STREQ_MSG(test, xsu_map(core, t, buf),
-					       s->map[t], "pass %d HT%d", i, t);
-		xsu_ht1_failed(core, buf, sizeof(buf));
-		KUNIT_EXPECT_STREQ_MSG(test, buf, s->ht1_failed, "pass %d", i);
-		xsu_expect_valid(core, "ch. 7.1");
-	}
-
-	/* the thesis measured 2/3, 2/3 and 1/3 on HT1: here all get 2/3 */
-	for (t = 0; t < 2; t++) {
-		for (i = 0; i < core->ht[t].n; i++)
-			core->ht[t].list[i]->ticks = 0;
-	}
-	for (i = 0; i < XSU_TICKS; i++)
-		xsu_tick(core);
-	for (t = 0; t < 2; t++) {
-		for (i = 0; i < core->ht[t].n; i++)
-			KUNIT_EXPECT_EQ_MSG(test, core->ht[t].list[i]->ticks,
-					    XSU_TICKS * 2 / 3, "HT%d %#llx", t,
-					    core->ht[t].list[i]->fe->event.hw.config);
-	}
-
-	xsu_remove_all(core);
-	xsu_expect_all_unused(test, core);
-}
-
-/* The events of the random walk: corrupting or not, fixed, constrained. */
-static const u64 xsu_random_events[] = {
-	XSU_LOADS, XSU_L1_MISS, XSU_L2_MISS, XSU_L1_HIT,
-	XSU_LBR_INSERTS, XSU_BRANCHES, XSU_INST, XSU_CYCLES,
-	XSU_L1D_PEND, XSU_PREC_DIST, XSU_LDLAT,
-	XSU_LOADS | HSW_IN_TX_CHECKPOINTED,
-	XSU_LBR_INSERTS | HSW_IN_TX_CHECKPOINTED,
-};
-
-#define XSU_RANDOM_STEPS	10000
-
-static const u64 xsu_random_seeds[] = { 0x5eed0001, 0xc0ffee42 };
-
-static void xsu_random_seed_desc(const u64 *seed, char *desc)
-{
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "seed_%#llx", *seed);
-}
-
-KUNIT_ARRAY_PARAM(xsu_random, xsu_random_seeds, xsu_random_seed_desc);
-
-/*
- * Seeded random add, remove, rotate and switch steps on both threads; the
- * invariants hold after every step, and once every event is gone all
- * states are Unused.
- */
-static void xsu_random_walk(struct kunit *test)
-{
-	const u64 *seed = test->param_value;
-	struct xsu_core *core = xsu_core_alloc(test);
-	struct rnd_state rnd;
-	char what[64], buf[128];
-	const char *v;
-	int step, t, r;
-
-	prandom_seed_state(&rnd, *seed);
-	for (step = 0; step < XSU_RANDOM_STEPS; step++) {
-		r = prandom_u32_state(&rnd) % 100;
-		t = prandom_u32_state(&rnd) & 1;
-
-		if (r < 35 && core->ht[t].n < XSU_MAX_EVENTS) {
-			u64 config = xsu_random_events[prandom_u32_state(&rnd) %
-						       ARRAY_SIZE(xsu_random_events)];
-
-			snprintf(what, sizeof(what), "add %#llx to HT%d", config, t);
-			xsu_add(core, t, config);
-		} else if (r < 60 && core->ht[t].n) {
-			snprintf(what, sizeof(what), "remove from HT%d", t);
-			xsu_remove(core, t, prandom_u32_state(&rnd) % core->ht[t].n);
-		} else if (r < 95) {
-			snprintf(what, sizeof(what), "rotate HT%d", t);
-			xsu_rotate(core, t);
-		} else {
-			snprintf(what, sizeof(what), "switch %s",
-				 xsu_enabled() ? "off" : "on");
-			xsu_switch(core, !xsu_enabled());
-		}
-
-		v = xsu_violation(core, buf, sizeof(buf));
-		KUNIT_ASSERT_TRUE_MSG(test, !v, "seed %#llx step %d (%s): %s",
-				      *seed, step, what, v ?: "");
-	}
-
-	xsu_switch(core, true);
-	xsu_expect_valid(core, "switched on");
-	xsu_remove_all(core);
-	xsu_expect_all_unused(test, core);
-	KUNIT_EXPECT_EQ(test, xsu_hooks.unlocked_calls, 0);
-}
-
-/*
  * The lock: every callback of a pass that runs the protocol finds
  * excl_cntrs->lock held (the hooks also lockdep_assert_held() it), and
  * nothing holds it between passes, also after failed passes.
@@ -755,105 +589,134 @@ static void xsu_lock_held_in_pass(struct kunit *test)
 		xsu_add(core, i & 1, i < 3 ? XSU_LOADS : XSU_LBR_INSERTS);
 	xsu_tick(core);
 	xsu_remove(core, 0, 0);
-	xsu_expect_valid(core, "lock");
 
 	KUNIT_EXPECT_GT(test, xsu_hooks.passes, 6);
 	KUNIT_EXPECT_GT(test, xsu_hooks.locked_calls, 3 * xsu_hooks.passes);
 	KUNIT_EXPECT_EQ(test, xsu_hooks.unlocked_calls, 0);
 
-	/* switched off, passes do not take the lock */
-	xsu_switch(core, false);
-	i = xsu_hooks.passes;
-	xsu_add(core, 1, XSU_LOADS);
-	KUNIT_EXPECT_EQ(test, xsu_hooks.passes, i);
-	KUNIT_EXPECT_FALSE(test, raw_spin_is_locked(&core->ht[0].cpuc->excl_cntrs->lock));
-
-	xsu_switch(core, true);
 	xsu_remove_all(core);
-	xsu_expect_all_unused(test, core);
+	KUNIT_EXPECT_FALSE(test, raw_spin_is_locked(&core->ht[0].cpuc->excl_cntrs->lock));
 }
 
 /*
- * A running event that the scheduler moves to another counter gives up
- * the state of the counter it leaves. HT0: instructions on generic counter
- * 0 (fixed counter 0 was taken when it came), an event on counter 2. A
+ * x86_schedule_events() puts the new events of a failed pass from within
+ * the pass. Their hw.idx is the counter they had when they last ran, which
+ * another event of this thread may hold by now. HT0 rotates three events
+ * under the half rule: BRANCHES and LBR_INSERTS take counters 0 and 1,
+ * then 0x81d0, which ran on counter 0 before the rotation, fails.
+ *
+ * KNOWN BUG, today's behaviour: intel_put_excl_constraints() marks counter
+ * 0 Unused although BRANCHES holds it, and a corrupting event of HT1 then
+ * takes counter 0 next to it.
+ */
+static void xsu_put_stale_counter(struct kunit *test)
+{
+	struct xsu_core *core = xsu_core_alloc(test);
+	char buf[128];
+
+	xsu_add(core, 0, XSU_LOADS);
+	xsu_add(core, 0, XSU_BRANCHES);
+	KUNIT_EXPECT_FALSE(test, xsu_add(core, 0, XSU_LBR_INSERTS)->active);
+	KUNIT_EXPECT_STREQ(test, xsu_map(core, 0, buf), "CN..");
+
+	xsu_rotate(core, 0);
+	KUNIT_EXPECT_STREQ(test, xsu_map(core, 0, buf), "NN..");
+	KUNIT_EXPECT_STREQ(test, xsu_states(core, 0, buf), "USUU");
+
+	KUNIT_EXPECT_TRUE(test, xsu_add(core, 1, XSU_LOADS)->active);
+	KUNIT_EXPECT_STREQ(test, xsu_map(core, 1, buf), "C...");
+	KUNIT_EXPECT_STREQ(test, xsu_violation(core, buf, sizeof(buf)),
+			   "HT0 counter 0: state 0, programmed 0xc4");
+
+	xsu_remove_all(core);
+}
+
+/*
+ * A running event that the scheduler moves to another counter leaves the
+ * state of its old counter behind. HT0: instructions on a generic counter
+ * (fixed counter 0 was taken when it came) and branches on another. A
  * corrupting event arrives: with the previous counters, three generic ones
- * would be in use, more than half, so the matcher starts over and puts
- * instructions on fixed counter 0, the others on counters 0 and 1; counter
- * 2 is free and must be Unused, else the sibling cannot put a corrupting
- * event there.
+ * would be in use, more than half, so the scheduler reassigns them and puts
+ * instructions on fixed counter 0, the others on counters 0 and 1.
+ *
+ * KNOWN BUG, today's behaviour: counter 2, which instructions left, stays
+ * Shared with nothing on it, and HT1's corrupting event, which could take
+ * counter 2, gets counter 3.
  */
 static void xsu_moved_counter_released(struct kunit *test)
 {
 	struct xsu_core *core = xsu_core_alloc(test);
-	char buf[8];
+	char buf[128];
 
-	xsu_add(core, 0, XSU_INST);		/* fixed 0 */
-	xsu_add(core, 0, XSU_INST);		/* 0 */
-	xsu_add(core, 0, XSU_LBR_INSERTS);	/* 1 */
-	xsu_add(core, 0, XSU_BRANCHES);		/* 2 */
+	xsu_add(core, 0, XSU_INST);
+	xsu_add(core, 0, XSU_INST);
+	xsu_add(core, 0, XSU_LBR_INSERTS);
+	xsu_add(core, 0, XSU_BRANCHES);
 	KUNIT_EXPECT_STREQ(test, xsu_map(core, 0, buf), "NNN.");
 	xsu_remove(core, 0, 2);
 	xsu_remove(core, 0, 0);
-	KUNIT_EXPECT_STREQ(test, xsu_states(core, 0, buf), "SUSU");
+	KUNIT_EXPECT_STREQ(test, xsu_states(core, 0, buf), "USSU");
 
 	KUNIT_EXPECT_TRUE(test, xsu_add(core, 0, XSU_LOADS)->active);
 	KUNIT_EXPECT_STREQ(test, xsu_map(core, 0, buf), "NC..");
 	KUNIT_EXPECT_EQ(test, xsu_on_counter(core, 0, XSU_FIXED(0))->hw.config,
 			XSU_INST);
-	KUNIT_EXPECT_STREQ(test, xsu_states(core, 0, buf), "SXUU");
-	xsu_expect_valid(core, "moved");
+	KUNIT_EXPECT_STREQ(test, xsu_states(core, 0, buf), "SXSU");
+	KUNIT_EXPECT_STREQ(test, xsu_violation(core, buf, sizeof(buf)),
+			   "HT0 counter 2: state 1, programmed 0x0");
 
-	/* so HT1 can count a corrupting event on counter 2 */
 	KUNIT_EXPECT_TRUE(test, xsu_add(core, 1, XSU_L1_MISS)->active);
-	KUNIT_EXPECT_STREQ(test, xsu_map(core, 1, buf), "..C.");
-	xsu_expect_valid(core, "HT1 corrupting");
+	KUNIT_EXPECT_STREQ(test, xsu_map(core, 1, buf), "...C");
 
 	xsu_remove_all(core);
-	xsu_expect_all_unused(test, core);
 }
 
 /*
  * Dynamic constraints live in cpuc->constraint_list[], one entry per index
  * of cpuc->event_list[]. x86_pmu_del() moves the events behind a removed
  * one down a place, with their constraints: HT0's corrupting event moves
- * from index 1 to 0 but keeps entry 1. The next new event, at index 1,
- * must not take that entry over: the corrupting event would be scheduled
- * and committed with the other event's constraint, as non-corrupting.
+ * from index 1 to 0 but keeps entry 1.
+ *
+ * KNOWN BUG, today's behaviour: the next new event, at index 1, takes
+ * entry 1 over, and the corrupting event is scheduled and committed with
+ * the other event's constraint, as non-corrupting. HT1's branches then
+ * count next to it.
  */
 static void xsu_shifted_constraint(struct kunit *test)
 {
 	struct xsu_core *core = xsu_core_alloc(test);
 	struct cpu_hw_events *cpuc = core->ht[0].cpuc;
-	char buf[8];
+	struct xsu_event *loads;
+	char buf[128];
 
 	xsu_add(core, 0, XSU_LBR_INSERTS);
-	xsu_add(core, 0, XSU_LOADS);
+	loads = xsu_add(core, 0, XSU_LOADS);
 	xsu_remove(core, 0, 0);
 	KUNIT_EXPECT_STREQ(test, xsu_states(core, 0, buf), "UXUU");
 
 	KUNIT_EXPECT_TRUE(test, xsu_add(core, 0, XSU_BRANCHES)->active);
-	KUNIT_EXPECT_STREQ(test, xsu_map(core, 0, buf), "NC..");
-	KUNIT_EXPECT_STREQ(test, xsu_states(core, 0, buf), "SXUU");
-	KUNIT_EXPECT_PTR_NE(test, cpuc->event_constraint[0],
+	KUNIT_EXPECT_PTR_EQ(test, cpuc->event_constraint[0],
 			    cpuc->event_constraint[1]);
-	KUNIT_EXPECT_TRUE(test, cpuc->event_constraint[0]->flags &
-				PERF_X86_EVENT_EXCL);
-	xsu_expect_valid(core, "shifted");
+	KUNIT_EXPECT_FALSE(test, cpuc->event_constraint[0]->flags &
+				 PERF_X86_EVENT_EXCL);
+	KUNIT_EXPECT_EQ(test, xsu_state(core, 0, loads->fe->event.hw.idx),
+			INTEL_EXCL_SHARED);
 
-	/* INST_RETIRED.PREC_DIST only counts on counter 1, next to 0x81d0 */
-	KUNIT_EXPECT_FALSE(test, xsu_add(core, 1, XSU_PREC_DIST)->active);
-	xsu_expect_valid(core, "HT1 on counter 1");
+	KUNIT_EXPECT_TRUE(test, xsu_add(core, 1, XSU_BRANCHES)->active);
+	KUNIT_EXPECT_STREQ(test, xsu_violation(core, buf, sizeof(buf)),
+			   "counter 0: corrupting 0x81d0 on HT0, 0xc4 on HT1");
 
 	xsu_remove_all(core);
-	xsu_expect_all_unused(test, core);
 }
 
 /*
- * The fast path keeps previous counters only within the limit of half the
- * generic counters: two corrupting events and one other that ran on
- * counters 0, 1 and 2 (before the sibling or the switch made the limit
- * apply) may not all come back.
+ * Two corrupting events hold counters 0 and 1 of HT0, so it may use no
+ * more generic counters. A third event that ran on counter 2 before (when
+ * the limit of half the generic counters did not apply) comes back.
+ *
+ * KNOWN BUG, today's behaviour: the fast path of x86_schedule_events()
+ * keeps its previous counter without looking at the limit, which only the
+ * slow path applies: HT0 gets a third generic counter.
  */
 static void xsu_fast_path_half_counters(struct kunit *test)
 {
@@ -875,282 +738,40 @@ static void xsu_fast_path_half_counters(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fake_pmu_add_group(cpuc, fe, 2), 0);
 	fake_pmu_enable(cpuc);
 	KUNIT_EXPECT_STREQ(test, xsu_states(core, 0, buf), "XXUU");
-	KUNIT_EXPECT_EQ(test, fake_pmu_add_group(cpuc, fe + 2, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, fake_pmu_add_group(cpuc, fe + 2, 1), 0);
 	fake_pmu_enable(cpuc);
-	KUNIT_EXPECT_EQ(test, cpuc->n_events, 2);
-	KUNIT_EXPECT_STREQ(test, xsu_states(core, 0, buf), "XXUU");
+	KUNIT_EXPECT_EQ(test, cpuc->n_events, 3);
+	KUNIT_EXPECT_STREQ(test, xsu_states(core, 0, buf), "XXSU");
 
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < ARRAY_SIZE(config); i++)
 		KUNIT_EXPECT_EQ(test, fake_pmu_del(cpuc, fe[i]), 0);
-	fe[2]->event.hw.idx = 2;
-	KUNIT_EXPECT_EQ(test, fake_pmu_add_group(cpuc, fe, 3), -EINVAL);
-	KUNIT_EXPECT_EQ(test, cpuc->n_events, 0);
 	xsu_expect_all_unused(test, core);
 }
 
 /*
  * Haswell: an event with in_tx_cp=1 may only use counter 2
- * (hsw_get_event_constraints()). A corrupting one must mark counter 2
- * exclusive like any other, so that the sibling keeps off it.
+ * (hsw_get_event_constraints()).
+ *
+ * KNOWN BUG, today's behaviour: hsw_get_event_constraints() replaces the
+ * dynamic constraint with the static counter2_constraint, so a corrupting
+ * checkpointed event is not recorded in the XSU state, and the sibling
+ * counts L1D_PEND_MISS.PENDING (counter 2 only) next to it.
  */
 static void xsu_hsw_checkpointed(struct kunit *test)
 {
 	struct xsu_core *core = xsu_core_alloc(test);
-	char buf[8];
+	char buf[128];
 
 	KUNIT_EXPECT_TRUE(test,
 			  xsu_add(core, 0, XSU_LOADS | HSW_IN_TX_CHECKPOINTED)->active);
 	KUNIT_EXPECT_STREQ(test, xsu_map(core, 0, buf), "..C.");
-	KUNIT_EXPECT_STREQ(test, xsu_states(core, 0, buf), "UUXU");
-	xsu_expect_valid(core, "HT0 checkpointed");
+	KUNIT_EXPECT_STREQ(test, xsu_states(core, 0, buf), "UUUU");
 
-	/* L1D_PEND_MISS.PENDING only counts on counter 2 */
-	KUNIT_EXPECT_FALSE(test, xsu_add(core, 1, XSU_L1D_PEND)->active);
-	xsu_expect_valid(core, "HT1 on counter 2");
-
-	/* and a checkpointed event of HT1 does not get counter 2 either */
-	xsu_remove_all(core);
-	xsu_add(core, 0, XSU_L1D_PEND);
-	KUNIT_EXPECT_FALSE(test,
-			   xsu_add(core, 1, XSU_LOADS | HSW_IN_TX_CHECKPOINTED)->active);
-	/* once HT0 is gone, it does, and keeps it across passes */
-	xsu_remove(core, 0, 0);
-	xsu_tick(core);
-	KUNIT_EXPECT_STREQ(test, xsu_map(core, 1, buf), "..C.");
-	KUNIT_EXPECT_STREQ(test, xsu_states(core, 1, buf), "UUXU");
-	xsu_add(core, 1, XSU_LBR_INSERTS);
-	KUNIT_EXPECT_STREQ(test, xsu_map(core, 1, buf), "N.C.");
-	KUNIT_EXPECT_STREQ(test, xsu_states(core, 1, buf), "SUXU");
-	KUNIT_EXPECT_FALSE(test, xsu_add(core, 0, XSU_L1D_PEND)->active);
-	xsu_expect_valid(core, "HT1 checkpointed");
+	KUNIT_EXPECT_TRUE(test, xsu_add(core, 1, XSU_L1D_PEND)->active);
+	KUNIT_EXPECT_STREQ(test, xsu_violation(core, buf, sizeof(buf)),
+			   "counter 2: corrupting 0x2000081d0 on HT0, 0x148 on HT1");
 
 	xsu_remove_all(core);
-	xsu_expect_all_unused(test, core);
-}
-
-/*
- * Thesis ch. 8, Fig. 8.4: HT0 counts four corrupting events on the four
- * counters, HT1 then wants one non-corrupting event. In the thesis HT1
- * never got a counter. Here HT0's events ran while the workaround was off,
- * the worst start: they hold all four counters when it is switched on.
- * The half rule must leave HT1 two counters: HT1's event runs all the time,
- * HT0's four share two counters, 50% each.
- */
-static void xsu_fairness_ch8(struct kunit *test)
-{
-	static const u64 ht0[] = { XSU_LOADS, XSU_L1_MISS, XSU_L2_MISS,
-				   XSU_L1_HIT };
-	struct xsu_core *core = xsu_core_alloc(test);
-	struct xsu_event *xe[4], *br;
-	char buf[8];
-	int i;
-
-	xsu_switch(core, false);
-	for (i = 0; i < ARRAY_SIZE(ht0); i++)
-		xe[i] = xsu_add(core, 0, ht0[i]);
-	KUNIT_EXPECT_STREQ(test, xsu_map(core, 0, buf), "CCCC");
-
-	xsu_switch(core, true);
-	br = xsu_add(core, 1, XSU_BRANCHES);
-	xsu_expect_valid(core, "ch. 8");
-
-	for (i = 0; i < XSU_TICKS; i++) {
-		xsu_tick(core);
-		xsu_expect_valid(core, "ch. 8 tick");
-	}
-	KUNIT_EXPECT_EQ(test, br->ticks, XSU_TICKS);
-	for (i = 0; i < ARRAY_SIZE(ht0); i++)
-		KUNIT_EXPECT_EQ_MSG(test, xe[i]->ticks, XSU_TICKS / 2,
-				    "%#x", (unsigned int)ht0[i]);
-
-	xsu_remove_all(core);
-	xsu_expect_all_unused(test, core);
-}
-
-/*
- * The guarantee of the half rule, with the workaround on: once a thread
- * has a corrupting event on a counter, no pass of either thread keeps more
- * than N/2 generic counters, so each thread can always have N/2, and with
- * L unconstrained events rotating each event runs at least min(1, N/2/L)
- * of the time. HT0 gets its corrupting events first, HT1 its other events,
- * in turn.
- */
-struct xsu_fair_case {
-	const char	*name;
-	int		n_corrupting;
-	int		n_other;
-};
-
-static const struct xsu_fair_case xsu_fair_cases[] = {
-	{ "1C_vs_4N", 1, 4 },
-	{ "4C_vs_1N", 4, 1 },
-	{ "2C_vs_2N", 2, 2 },
-	{ "3C_vs_3N", 3, 3 },
-	{ "4C_vs_4N", 4, 4 },
-	{ "8C_vs_2N", 8, 2 },
-	{ "2C_vs_8N", 2, 8 },
-};
-
-KUNIT_ARRAY_PARAM_DESC(xsu_fair, xsu_fair_cases, name);
-
-static void xsu_fairness_bound(struct kunit *test)
-{
-	static const u64 c[] = { XSU_LOADS, XSU_L1_MISS, XSU_L2_MISS, XSU_L1_HIT };
-	static const u64 nc[] = { XSU_LBR_INSERTS, XSU_BRANCHES };
-	const struct xsu_fair_case *p = test->param_value;
-	struct xsu_core *core = xsu_core_alloc(test);
-	int n[2] = { p->n_corrupting, p->n_other };
-	int i, t, l, gp, max_gp[2] = { };
-	struct xsu_event *xe;
-
-	for (i = 0; i < max(n[0], n[1]); i++) {
-		if (i < n[0])
-			xsu_add(core, 0, c[i % ARRAY_SIZE(c)]);
-		if (i < n[1])
-			xsu_add(core, 1, nc[i % ARRAY_SIZE(nc)]);
-	}
-
-	for (i = 0; i < XSU_TICKS; i++) {
-		xsu_tick(core);
-		for (t = 0; t < 2; t++) {
-			gp = 0;
-			for (l = 0; l < XSU_NR_GP; l++)
-				gp += !!xsu_on_counter(core, t, l);
-			max_gp[t] = max(max_gp[t], gp);
-		}
-	}
-	xsu_expect_valid(core, p->name);
-
-	for (t = 0; t < 2; t++) {
-		KUNIT_EXPECT_LE(test, max_gp[t], XSU_NR_GP / 2);
-		for (l = 0; l < core->ht[t].n; l++) {
-			xe = core->ht[t].list[l];
-			/* ticks / XSU_TICKS >= min(1, (N / 2) / n) */
-			KUNIT_EXPECT_GE_MSG(test, xe->ticks * n[t],
-					    XSU_TICKS * min(n[t], XSU_NR_GP / 2),
-					    "HT%d %#llx", t,
-					    xe->fe->event.hw.config);
-		}
-	}
-
-	xsu_remove_all(core);
-	xsu_expect_all_unused(test, core);
-}
-
-/*
- * KNOWN GAP: the half rule applies from the next pass of a thread after a
- * corrupting event is present. A thread that holds more than N/2 counters
- * with other events and does not multiplex has no next pass: a corrupting
- * event of its sibling that finds no counter fails, puts its constraint,
- * and so is never "present". HT1 holds all four counters, HT0's corrupting
- * event never runs.
- */
-static void xsu_fairness_known_gap(struct kunit *test)
-{
-	struct xsu_core *core = xsu_core_alloc(test);
-	struct xsu_event *loads;
-	int i;
-
-	for (i = 0; i < XSU_NR_GP; i++)
-		xsu_add(core, 1, i & 1 ? XSU_BRANCHES : XSU_LBR_INSERTS);
-	loads = xsu_add(core, 0, XSU_LOADS);
-
-	for (i = 0; i < XSU_TICKS; i++)
-		xsu_tick(core);
-	xsu_expect_valid(core, "gap");
-	KUNIT_EXPECT_EQ(test, loads->ticks, 0);
-	KUNIT_EXPECT_FALSE(test, core->ht[1].rotate_necessary);
-	KUNIT_EXPECT_EQ(test, core->ht[0].cpuc->excl_cntrs->exclusive_present, 0);
-
-	xsu_remove_all(core);
-	xsu_expect_all_unused(test, core);
-}
-
-/*
- * Writes to /sys/devices/cpu/ht_bug_workaround: "0" or "1", optionally
- * followed by one newline. Anything else fails with -EINVAL and changes
- * nothing; without the per-core state (no SMT siblings at boot) even a
- * valid write fails, with -ENODEV. The kselftest ht_bug_workaround.c sends
- * the same inputs through sysfs where a core PMU exists; here they reach
- * the store callback on the fake PMU. Valid writes are not stored: they
- * would reschedule the real PMU of every CPU.
- */
-struct xsu_input {
-	const char	*buf;
-	size_t		len;
-	int		on;	/* the value it sets, -1: rejected */
-};
-
-#define XSU_IN(s, v)	{ .buf = s, .len = sizeof(s) - 1, .on = v }
-
-static const struct xsu_input xsu_inputs[] = {
-	XSU_IN("0", 0), XSU_IN("1", 1), XSU_IN("0\n", 0), XSU_IN("1\n", 1),
-	XSU_IN("", -1), XSU_IN("2", -1), XSU_IN("-1", -1), XSU_IN("\n", -1),
-	XSU_IN("01x", -1), XSU_IN("yes", -1), XSU_IN(" 1", -1),
-	XSU_IN("1 1", -1), XSU_IN("01", -1), XSU_IN("10", -1),
-	XSU_IN("+1", -1), XSU_IN("0x1", -1), XSU_IN("1\n\n", -1),
-	XSU_IN("\n1", -1), XSU_IN("1\r\n", -1), XSU_IN("1\t", -1),
-	XSU_IN("y", -1), XSU_IN("on", -1), XSU_IN("true", -1),
-	XSU_IN("1\0", -1), XSU_IN("0\0001", -1),
-};
-
-static void xsu_expect_rejected(struct kunit *test, const char *buf,
-				size_t len, int i)
-{
-	bool on = true;
-
-	KUNIT_EXPECT_EQ_MSG(test, intel_ht_bug_workaround_parse(buf, len, &on),
-			    -EINVAL, "input %d", i);
-	KUNIT_EXPECT_TRUE_MSG(test, on, "input %d", i);
-	KUNIT_EXPECT_EQ_MSG(test, ht_bug_workaround_store(NULL, NULL, buf, len),
-			    -EINVAL, "input %d", i);
-}
-
-static void xsu_sysfs_input(struct kunit *test)
-{
-	struct xsu_core *core = xsu_core_alloc(test);
-	const struct xsu_input *in;
-	unsigned int flags;
-	char *page;
-	bool on;
-	int i;
-
-	xsu_add(core, 0, XSU_LOADS);
-	xsu_add(core, 1, XSU_BRANCHES);
-	flags = x86_pmu.flags;
-
-	for (i = 0; i < ARRAY_SIZE(xsu_inputs); i++) {
-		in = &xsu_inputs[i];
-		if (in->on < 0) {
-			xsu_expect_rejected(test, in->buf, in->len, i);
-			continue;
-		}
-		on = !in->on;
-		KUNIT_EXPECT_EQ_MSG(test,
-				    intel_ht_bug_workaround_parse(in->buf,
-								  in->len, &on),
-				    0, "input %d", i);
-		KUNIT_EXPECT_EQ_MSG(test, on, in->on, "input %d", i);
-	}
-
-	/* the longest write sysfs passes on: a page less its NUL */
-	page = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, page);
-	memset(page, '1', PAGE_SIZE - 1);
-	xsu_expect_rejected(test, page, PAGE_SIZE - 1, i);
-
-	KUNIT_EXPECT_EQ(test, x86_pmu.flags, flags);
-	xsu_expect_valid(core, "after rejected writes");
-
-	/* fixup_ht_bug() freed the per-core state */
-	x86_pmu.flags &= ~PMU_FL_EXCL_CNTRS;
-	KUNIT_EXPECT_EQ(test, ht_bug_workaround_store(NULL, NULL, "0", 1),
-			-ENODEV);
-	KUNIT_EXPECT_EQ(test, x86_pmu.flags, flags & ~PMU_FL_EXCL_CNTRS);
-	x86_pmu.flags = flags;
-
-	xsu_remove_all(core);
-	xsu_expect_all_unused(test, core);
 }
 
 /* The fake PMU is gone after each test: x86_pmu is as it was. */
@@ -1169,17 +790,12 @@ static void xsu_restores_pmu(struct kunit *test)
 
 static struct kunit_case xsu_test_cases[] = {
 	KUNIT_CASE(xsu_thesis_fig_5),
-	KUNIT_CASE(xsu_thesis_ch7_three_events),
 	KUNIT_CASE(xsu_lock_held_in_pass),
+	KUNIT_CASE(xsu_put_stale_counter),
 	KUNIT_CASE(xsu_moved_counter_released),
 	KUNIT_CASE(xsu_shifted_constraint),
 	KUNIT_CASE(xsu_fast_path_half_counters),
 	KUNIT_CASE(xsu_hsw_checkpointed),
-	KUNIT_CASE(xsu_fairness_ch8),
-	KUNIT_CASE_PARAM(xsu_fairness_bound, xsu_fair_gen_params),
-	KUNIT_CASE(xsu_fairness_known_gap),
-	KUNIT_CASE_PARAM(xsu_random_walk, xsu_random_gen_params),
-	KUNIT_CASE(xsu_sysfs_input),
 	KUNIT_CASE(xsu_restores_pmu),
 	{}
 };
