@@ -486,8 +486,11 @@ int x86_assign_counters(struct event_constraint **constraints, int n,
 	u64 pairs = 0;
 	int e;
 
-	for (e = n; e--;)
-		pairs = pairs << 1 | !!(constraints[e]->flags & PERF_X86_EVENT_PAIR);
+	for (e = n; e--;) {
+		pairs <<= 1;
+		if (constraints[e]->flags & PERF_X86_EVENT_PAIR)
+			pairs |= 1;
+	}
 	if (pairs)
 		return assign_pairs(constraints, n, gpmax, prev, assign, pairs);
 
