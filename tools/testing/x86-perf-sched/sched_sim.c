@@ -21,7 +21,7 @@ static const char usage_text[] =
 "                 [-P] [-v] -e EVENTS [-C MASKS] [-R RATES]\n"
 "                 [-e EVENTS [-C MASKS] [-R RATES]]\n"
 "       sched_sim -m exhaustive|random|xsu|rates [-p PMU] [-K K] [-c N] [-s SEED]\n"
-"                 [-T] [-n N] [-k K] [-w 0|1] [-S T] [-H] [-P]\n"
+"                 [-T] [-n N] [-k K] [-w 0|1] [-S T] [-H] [-P|-V]\n"
 "       sched_sim -l [-p PMU]\n"
 "\n"
 "  -p PMU     snb, ivb, hsw (default), skl, icl, spr, zen, or gpN (N generic\n"
@@ -50,7 +50,12 @@ static const char usage_text[] =
 "             counters; random: -c seeded instances of -K events (-T: from the\n"
 "             table); xsu: -c pairs of sibling lists of 1 to -K events;\n"
 "             rates: -c sets of -K events with random rates, rr against roc;\n"
-"             there -R N is the longest square-wave period (default 50)\n";
+"             there -R N is the longest square-wave period (default 50)\n"
+"  -V         in -m exhaustive, random, xsu: 6.12 (greedy, stops at the first\n"
+"             failing window, 6.12's XSU protocol) against the series (matcher,\n"
+"             past failing windows, at most -k K events per pass, default\n"
+"             twice the generic counters, the series' protocol), not greedy\n"
+"             against matcher\n";
 
 static void usage(void)
 {
@@ -296,6 +301,8 @@ static double pct(double part, double whole)
 static void print_tally(const char *mode, const struct sim *s,
 			const struct sim_tally *tl, long iters, int k)
 {
+	const char *name[SIM_NR_ALGOS] = { "greedy", "matcher" };
+	const char *whose = "matcher's";
 	const long *f = tl->full, *p = tl->placed;
 	const double *sh = tl->share;
 	long n = tl->instances;
@@ -320,7 +327,16 @@ static void print_tally(const char *mode, const struct sim *s,
 
 	printf("%s: %ld instances of %d events%s on %s\n", mode, n, k,
 	       strcmp(mode, "xsu") ? "" : " at most per thread", s->pmu->desc);
-	printf("                                        greedy     matcher\n");
+	if (s->versus) {
+		name[SIM_612] = "6.12";
+		name[SIM_SERIES] = "series";
+		whose = "series'";
+		printf("6.12:   greedy, stops at the first failing window%s\n",
+		       s->xsu ? ", 6.12's XSU protocol" : "");
+		printf("series: matcher, past failing windows, at most %d events per pass%s\n",
+		       sim_series_limit(s), s->xsu ? ", the series' XSU protocol" : "");
+	}
+	printf("%46s  %10s\n", name[0], name[1]);
 	if (strcmp(mode, "xsu")) {
 		printf("scheduled fully in one pass        %10ld  %10ld\n",
 		       f[SIM_GREEDY], f[SIM_MATCHER]);
@@ -350,12 +366,12 @@ static void print_tally(const char *mode, const struct sim *s,
 		printf("stale XSU states after a pass      %10ld  %10ld\n",
 		       tl->stale[SIM_GREEDY], tl->stale[SIM_MATCHER]);
 	} else {
-		printf("matcher schedules more events in one pass: %ld (%.2f%%), fewer: %ld\n",
-		       tl->better, pct(tl->better, n), tl->worse);
+		printf("%s schedules more events in one pass: %ld (%.2f%%), fewer: %ld\n",
+		       name[1], tl->better, pct(tl->better, n), tl->worse);
 	}
 	if (iters)
-		printf("matcher's mean scaling factor higher: %ld (%.2f%%), lower: %ld (%.2f%%)\n",
-		       tl->share_better, pct(tl->share_better, n),
+		printf("%s mean scaling factor higher: %ld (%.2f%%), lower: %ld (%.2f%%)\n",
+		       whose, tl->share_better, pct(tl->share_better, n),
 		       tl->share_worse, pct(tl->share_worse, n));
 }
 
@@ -402,7 +418,7 @@ int main(int argc, char **argv)
 	memset(&s, 0, sizeof(s));
 	s.half = true;
 	s.xsu = true;
-	while ((opt = getopt(argc, argv, "p:e:C:R:Mn:k:r:w:S:HPvm:K:c:s:Tlh")) != -1) {
+	while ((opt = getopt(argc, argv, "p:e:C:R:Mn:k:r:w:S:HPVvm:K:c:s:Tlh")) != -1) {
 		switch (opt) {
 		case 'p':
 			pmu_name = optarg;
@@ -456,6 +472,9 @@ int main(int argc, char **argv)
 		case 'P':
 			s.base = true;
 			break;
+		case 'V':
+			s.versus = true;
+			break;
 		case 'v':
 			verbose = true;
 			break;
@@ -489,6 +508,9 @@ int main(int argc, char **argv)
 	s.xsu = s.xsu && pmu.xsu;
 	if (s.limit < 0)
 		s.limit = 2 * pmu.nr_gp;
+	if (s.versus && (s.base || !strcmp(mode, "sim") ||
+			 !strcmp(mode, "rates")))
+		die("-V is for -m exhaustive, random or xsu, without -P:", mode);
 	if (list) {
 		list_table(&pmu);
 		return 0;

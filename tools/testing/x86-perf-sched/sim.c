@@ -459,16 +459,35 @@ double sim_share(const struct sim *s, int tid)
 }
 
 /*
- * Instance @s under both algorithms: one pass from empty counters, then
- * @iters ticks from the start.
+ * The series' bound with s->versus: at most s->limit events passed down
+ * per pass, by default twice the generic counters (-k 0).
  */
-static void eval_one(struct sim *s, long iters, struct sim_tally *tl)
+int sim_series_limit(const struct sim *s)
 {
-	int placed[SIM_NR_ALGOS], a, tid;
+	return s->limit ? s->limit : 2 * s->pmu->nr_gp;
+}
+
+/*
+ * Instance @s on both sides, one pass from empty counters, then @iters
+ * ticks from the start: the greedy against the matcher, both with the
+ * generic layer and XSU protocol of @s; or, with s->versus, 6.12 (the
+ * greedy, stopping at the first failing window, 6.12's XSU protocol)
+ * against the series (the matcher, going on past failing windows up to
+ * sim_series_limit(), the series' protocol).
+ */
+void sim_eval(struct sim *s, long iters, struct sim_tally *tl)
+{
+	int placed[SIM_NR_ALGOS], limit = s->limit, a, tid;
+	int series = sim_series_limit(s);
 	double share[SIM_NR_ALGOS];
+	bool base = s->base;
 
 	for (a = 0; a < SIM_NR_ALGOS; a++) {
 		s->algo = a;
+		if (s->versus) {
+			s->limit = a == SIM_SERIES ? series : 0;
+			s->base = a == SIM_612;
+		}
 		sim_reset(s);
 		placed[a] = sim_pass(s, 0);
 		tl->placed[a] += placed[a];
@@ -488,6 +507,8 @@ static void eval_one(struct sim *s, long iters, struct sim_tally *tl)
 		tl->fast_over[a] += s->fast_over;
 		tl->stale[a] += s->stale;
 	}
+	s->limit = limit;
+	s->base = base;
 
 	tl->instances++;
 	tl->better += placed[SIM_MATCHER] > placed[SIM_GREEDY];
@@ -522,7 +543,7 @@ void sim_eval_exhaustive(const struct sim *cfg, int k, long iters,
 
 		for (e = 0; e < k; e++, g /= nr_masks)
 			sim_event_set(&s->t[0].ev[e], g % nr_masks + 1, 0, false);
-		eval_one(s, iters, tl);
+		sim_eval(s, iters, tl);
 	}
 	free(s);
 }
@@ -572,7 +593,7 @@ void sim_eval_random(const struct sim *cfg, int k, bool table, long iters,
 	for (i = 0; i < count; i++) {
 		for (e = 0; e < k; e++)
 			random_event(s->pmu, table, &state, &s->t[0].ev[e]);
-		eval_one(s, iters, tl);
+		sim_eval(s, iters, tl);
 	}
 	free(s);
 }
@@ -607,7 +628,7 @@ void sim_eval_xsu(const struct sim *cfg, int k, long iters, long count,
 						      excl->flags, cfg->pmu->xsu);
 			}
 		}
-		eval_one(s, iters, tl);
+		sim_eval(s, iters, tl);
 	}
 	free(s);
 }

@@ -21,6 +21,12 @@ enum sim_algo {
 	SIM_NR_ALGOS
 };
 
+/* The sides of a comparison with sim.versus; tallies are indexed by them. */
+enum sim_side {
+	SIM_612 = SIM_GREEDY,	/* greedy, stop at the first failure, 6.12's XSU */
+	SIM_SERIES = SIM_MATCHER, /* matcher, past failures, the series' XSU */
+};
+
 enum sim_policy {
 	SIM_RR,			/* round-robin: the kernel's rotate_ctx() */
 	SIM_ROC,		/* rate-of-change (Lim et al.) */
@@ -81,10 +87,12 @@ struct sim {
 	enum sim_algo		algo;
 	enum sim_policy		policy;
 	int			limit;		/* events per pass; 0: stop at a failure */
+						/* (versus: the series', 0: 2 * nr_gp) */
 	int			nr_threads;	/* 2: sibling hyper-threads */
 	bool			xsu;		/* ht_bug_workaround on */
 	bool			half;		/* gpmax / 2 with an exclusive event */
 	bool			base;		/* XSU protocol as BASE (6.12) */
+	bool			versus;		/* evaluate 6.12 against the series */
 	long			switch_on;	/* workaround off before this tick */
 	long			iter;
 	long			corrupted;	/* event-ticks beside a corrupting event */
@@ -94,15 +102,18 @@ struct sim {
 	struct sim_thread	t[2];
 };
 
-/* Totals of an evaluation, per algorithm where it matters. */
+/*
+ * Totals of an evaluation, per algorithm where it matters, or with
+ * sim.versus per side (enum sim_side).
+ */
 struct sim_tally {
 	long	instances;
 	long	full[SIM_NR_ALGOS];	/* every event scheduled in one pass */
 	long	placed[SIM_NR_ALGOS];	/* events scheduled in one pass */
-	long	better;			/* matcher schedules more in one pass */
-	long	worse;			/* matcher schedules fewer */
+	long	better;			/* matcher (series) schedules more in one pass */
+	long	worse;			/* matcher (series) schedules fewer */
 	double	share[SIM_NR_ALGOS];	/* sum of mean scaling factors */
-	long	share_better;		/* matcher's mean scaling factor higher */
+	long	share_better;		/* matcher's (series') mean scaling factor higher */
 	long	share_worse;		/* lower */
 	long	corrupted[SIM_NR_ALGOS];
 	long	over_half[SIM_NR_ALGOS];
@@ -131,6 +142,8 @@ void sim_run(struct sim *s, long iters);
 double sim_roc_cost(const struct sim_event *ev, long now);
 double sim_share(const struct sim *s, int tid);
 
+int sim_series_limit(const struct sim *s);
+void sim_eval(struct sim *s, long iters, struct sim_tally *tl);
 void sim_eval_exhaustive(const struct sim *cfg, int k, long iters,
 			 struct sim_tally *tl);
 void sim_eval_random(const struct sim *cfg, int k, bool table, long iters,

@@ -559,8 +559,8 @@ static bool thesis_greedy(const u64 *mask, int n)
 	return true;
 }
 
-/* Does some valid assignment place all of the @n events? By search. */
-static bool feasible(const u64 *mask, int n, int nr_gp)
+/* The most of the @n events some valid assignment places. By search. */
+static int most(const u64 *mask, int n, int nr_gp)
 {
 	struct assign_test t;
 	int e;
@@ -569,20 +569,27 @@ static bool feasible(const u64 *mask, int n, int nr_gp)
 		assign_test_event(&t, e, mask[e], 0);
 	t.n = n;
 	t.gpmax = nr_gp;
-	return assign_test_search(&t) == n;
+	return assign_test_search(&t);
 }
 
 /*
  * sim_eval_exhaustive() for @k events on @nr_gp counters against a count
  * that shares no code with it: growing windows of the thesis's greedy
- * and of a brute-force search.
+ * and of a brute-force search; and with -V (k <= 2 * nr_gp, so the
+ * series passes the whole list down), 6.12 as the thesis's greedy's
+ * windows against the most a search places of the whole list: going on
+ * past failures, the matcher keeps every event that fits with those
+ * already placed, a greedy basis of the transversal matroid, whose size
+ * is the most.
  */
 static void exhaustive_cross(int k, int nr_gp)
 {
 	long full[2] = { 0 }, placed[2] = { 0 }, better = 0, worse = 0;
-	int nr_masks = (1 << nr_gp) - 1, e, w, got[2];
+	long full_vs = 0, placed_vs = 0, better_vs = 0;
+	int nr_masks = (1 << nr_gp) - 1, e, w, got[2], rank;
 	long code, total = 1, g;
 	struct sim_tally tl;
+	struct sim *s;
 	char name[8];
 	u64 mask[8];
 
@@ -594,7 +601,7 @@ static void exhaustive_cross(int k, int nr_gp)
 		for (w = 1; w <= k && thesis_greedy(mask, w); w++)
 			;
 		got[0] = w - 1;
-		for (w = 1; w <= k && feasible(mask, w, nr_gp); w++)
+		for (w = 1; w <= k && most(mask, w, nr_gp) == w; w++)
 			;
 		got[1] = w - 1;
 		full[0] += got[0] == k;
@@ -603,6 +610,10 @@ static void exhaustive_cross(int k, int nr_gp)
 		placed[1] += got[1];
 		better += got[1] > got[0];
 		worse += got[1] < got[0];
+		rank = most(mask, k, nr_gp);
+		full_vs += rank == k;
+		placed_vs += rank;
+		better_vs += rank > got[0];
 	}
 
 	snprintf(name, sizeof(name), "gp%d", nr_gp);
@@ -614,6 +625,18 @@ static void exhaustive_cross(int k, int nr_gp)
 	       "sim: exhaustive K=%d N=%d: %ld instances, full %ld/%ld, better %ld, as counted independently (%ld/%ld, %ld)",
 	       k, nr_gp, tl.instances, tl.full[0], tl.full[1], tl.better,
 	       full[0], full[1], better);
+
+	s = setup(name, SIM_GREEDY);
+	s->versus = true;
+	sim_eval_exhaustive(s, k, 0, &tl);
+	result(tl.instances == total && tl.full[SIM_612] == full[0] &&
+	       tl.placed[SIM_612] == placed[0] &&
+	       tl.full[SIM_SERIES] == full_vs &&
+	       tl.placed[SIM_SERIES] == placed_vs &&
+	       tl.better == better_vs && !tl.worse,
+	       "sim: -V exhaustive K=%d N=%d: 6.12 places %ld, the series %ld (most of each list), series more in %ld, fewer in 0, as counted independently (%ld, %ld, %ld)",
+	       k, nr_gp, tl.placed[SIM_612], tl.placed[SIM_SERIES], tl.better,
+	       placed[0], placed_vs, better_vs);
 }
 
 static void test_exhaustive(void)
@@ -658,6 +681,99 @@ static void test_matroid(void)
 		       runs[i].pmu, runs[i].k, s->limit, tl.better, tl.worse,
 		       tl.instances);
 	}
+}
+
+/*
+ * -V, 6.12 against the series, on cases known by hand. The thesis's
+ * masks (ch. 7.2) on 4 counters: 6.12's greedy places 3 of 4 in one pass
+ * (rotation: 75% each), the series' matcher all 4 (the greedy would
+ * place 3 there too, past failures or not). 0x1, 0x1, 0x2 on 2 counters:
+ * 6.12 stops at the second event, 1 placed, {A} {B,C} {C,A} per 3 ticks
+ * (5 of 9); the series goes on, 2 placed, {A,C} {B,C} {C,A} (6 of 9).
+ * Swapped sides fail both; a series with the greedy fails the first, one
+ * that stops at the failure (or a 6.12 that goes on) the second.
+ */
+static void test_versus(void)
+{
+	static const u64 thesis[] = { 0x6, 0x8, 0x9, 0xb }, two[] = { 0x1, 0x1, 0x2 };
+	const double rounding = 1.0 / (1 << 30);
+	struct sim_tally tl;
+	struct sim *s;
+
+	s = setup("gp4", SIM_MATCHER);
+	s->versus = true;
+	masks(s, 0, thesis, 4);
+	memset(&tl, 0, sizeof(tl));
+	sim_eval(s, 12, &tl);
+	result(tl.placed[SIM_612] == 3 && tl.placed[SIM_SERIES] == 4 &&
+	       !tl.full[SIM_612] && tl.full[SIM_SERIES] == 1 &&
+	       tl.better == 1 && !tl.worse &&
+	       tl.share[SIM_612] == 0.75 && tl.share[SIM_SERIES] == 1.0 &&
+	       tl.share_better == 1 && !s->limit && !s->base,
+	       "sim: -V, thesis 7.2 masks 0x6,0x8,0x9,0xb on gp4: 6.12 places 3 in one pass (%ld), 75%% each; the series all 4 (%ld), 100%%",
+	       tl.placed[SIM_612], tl.placed[SIM_SERIES]);
+
+	s = setup("gp2", SIM_GREEDY);
+	s->versus = true;
+	masks(s, 0, two, 3);
+	memset(&tl, 0, sizeof(tl));
+	sim_eval(s, 9, &tl);
+	result(tl.placed[SIM_612] == 1 && tl.placed[SIM_SERIES] == 2 &&
+	       tl.better == 1 && !tl.worse &&
+	       fabs(tl.share[SIM_612] - 5.0 / 9) < rounding &&
+	       fabs(tl.share[SIM_SERIES] - 6.0 / 9) < rounding,
+	       "sim: -V, 0x1,0x1,0x2 on gp2: 6.12 stops at the failure, 1 placed, 5/9 of 9 ticks; the series goes on, 2 placed, 6/9 (%ld, %ld, %.4f, %.4f)",
+	       tl.placed[SIM_612], tl.placed[SIM_SERIES], tl.share[SIM_612],
+	       tl.share[SIM_SERIES]);
+}
+
+/*
+ * -V is the two ordinary runs it stands for, side by side: 6.12 the
+ * greedy column of a run with -P and no -k, the series the matcher
+ * column of one with -k 0 (hsw -T, where the half rule and both XSU
+ * protocols act); and on sibling lists 6.12's side corrupts and leaves
+ * stale states, the series' does neither.
+ */
+static void test_versus_sides(void)
+{
+	struct sim_tally vs, g, m;
+	struct sim *s;
+	bool same;
+	int a;
+
+	s = setup("hsw", SIM_GREEDY);
+	s->base = true;
+	sim_eval_random(s, 8, true, 12, 2000, 0x7673, &g);
+	s = setup("hsw", SIM_GREEDY);
+	s->limit = 2 * pmu.nr_gp;
+	sim_eval_random(s, 8, true, 12, 2000, 0x7673, &m);
+	s = setup("hsw", SIM_GREEDY);
+	s->versus = true;
+	sim_eval_random(s, 8, true, 12, 2000, 0x7673, &vs);
+	same = true;
+	for (a = 0; a < SIM_NR_ALGOS; a++) {
+		const struct sim_tally *t = a == SIM_612 ? &g : &m;
+
+		same &= vs.placed[a] == t->placed[a] && vs.full[a] == t->full[a] &&
+			vs.share[a] == t->share[a] &&
+			vs.over_half[a] == t->over_half[a] &&
+			vs.fast_over[a] == t->fast_over[a];
+	}
+	result(same && vs.placed[SIM_612] < vs.placed[SIM_SERIES] && !vs.worse,
+	       "sim: -V on hsw -T, 8 events: 6.12 = greedy -P, series = matcher -k 0 (placed %ld/%ld, mean scaling %.2f%%/%.2f%%)",
+	       vs.placed[SIM_612], vs.placed[SIM_SERIES],
+	       100 * vs.share[SIM_612] / vs.instances,
+	       100 * vs.share[SIM_SERIES] / vs.instances);
+
+	s = setup("hsw", SIM_GREEDY);
+	s->versus = true;
+	sim_eval_xsu(s, 6, 50, 1000, 0x7873750a, &vs);
+	result(vs.corrupted[SIM_612] > 0 && vs.stale[SIM_612] > 0 &&
+	       !vs.corrupted[SIM_SERIES] && !vs.stale[SIM_SERIES] &&
+	       !vs.fast_over[SIM_SERIES],
+	       "sim: -V, 1000 sibling lists on hsw: 6.12's side corrupts %ld event-ticks and leaves %ld stale states, the series' none (%ld, %ld)",
+	       vs.corrupted[SIM_612], vs.stale[SIM_612],
+	       vs.corrupted[SIM_SERIES], vs.stale[SIM_SERIES]);
 }
 
 /* Rates, perf's scaling and the rate-of-change cost. */
@@ -728,6 +844,7 @@ static void test_cli(const char *sched_sim)
 	static char out[1 << 16];
 	char cmd[512], line[128];
 	struct sim_tally tl;
+	struct sim *s;
 	int rc;
 
 	if (!sched_sim) {
@@ -778,6 +895,24 @@ static void test_cli(const char *sched_sim)
 	       strstr(out, "fast-path windows over gpmax : 2\n"),
 	       "sim: sched_sim -P -S 1 (thesis ch. 8): HT1 0.12%%, 6.12's fast path over gpmax");
 
+	snprintf(cmd, sizeof(cmd), "%s -V -m exhaustive -p gp3 -K 3", sched_sim);
+	rc = run(cmd, out, sizeof(out));
+	s = setup("gp3", SIM_GREEDY);
+	s->versus = true;
+	sim_eval_exhaustive(s, 3, 12, &tl);
+	snprintf(line, sizeof(line),
+		 "series schedules more events in one pass: %ld (%.2f%%), fewer: 0\n",
+		 tl.better, 100.0 * tl.better / tl.instances);
+	result(!rc && !tl.worse && strstr(out, line) &&
+	       strstr(out, "                                          6.12      series\n") &&
+	       strstr(out, "at most 6 events per pass\n"),
+	       "sim: sched_sim -V -m exhaustive -p gp3 -K 3: 6.12 and series columns, the engine's counts, the bound 2N = 6");
+	snprintf(cmd, sizeof(cmd), "%s -V -P -m random -p gp4 2>/dev/null", sched_sim);
+	rc = run(cmd, out, sizeof(out));
+	snprintf(cmd, sizeof(cmd), "%s -V -m rates -p gp4 2>/dev/null", sched_sim);
+	result(rc == 2 && run(cmd, out, sizeof(out)) == 2,
+	       "sim: sched_sim rejects -V with -P and with -m rates");
+
 	snprintf(cmd, sizeof(cmd), "%s -p nosuch -e 0x3c 2>/dev/null", sched_sim);
 	rc = run(cmd, out, sizeof(out));
 	result(rc == 2, "sim: sched_sim rejects an unknown PMU (exit %d)", rc);
@@ -796,6 +931,8 @@ void sim_tests(const char *sched_sim)
 	test_xsu_invariant();
 	test_exhaustive();
 	test_matroid();
+	test_versus();
+	test_versus_sides();
 	test_rates();
 	test_cli(sched_sim);
 }
