@@ -9,7 +9,7 @@
 # test failed or the console holds a report.
 # Usage: mk/boot-pmu.sh QEMU BZIMAGE INITRAMFS OUTDIR on|off [TIMEOUT]
 set -eu
-qemu=$1 kernel=$2 initrd=$3 out=$4 pmu=$5 limit=${6:-1200}
+qemu=$1 kernel=$2 initrd=$3 out=$4 pmu=$5 limit=${6:-600}
 
 for f in "$qemu" "$kernel" "$initrd"; do
 	[ -f "$f" ] || { echo "boot-pmu: $f is missing" >&2; exit 1; }
