@@ -11,6 +11,9 @@
 #   make refresh      rewrite series/*.patch to apply without offsets
 #   make deb-pkg      Debian kernel package of the patched tree for real
 #                     Intel machines (config of the running kernel)
+#   make qemu         qemu-system-x86_64 with the emulated Intel PMU (qemu/)
+#   make boot-pmu     boot the built test kernel on it (PMU=off: stock QEMU
+#                     behaviour); not part of make check yet
 
 # The base, pinned in one place: Debian's linux-source-6.12 package.
 DEB_VERSION	?= 6.12.117-1~deb12u1
@@ -42,6 +45,20 @@ export CCACHE_BASEDIR	:= $(CURDIR)
 export CCACHE_NOHASHDIR	:= true
 export CCACHE_MAXSIZE	?= 5G
 
+# The emulated Intel PMU: Debian's qemu source package, pinned here, and
+# the quilt series of qemu/. The stamp is keyed on the series, its patches
+# and the build script: nothing rebuilds unless one of them changes.
+QEMU_DEB_VERSION ?= 1:7.2+dfsg-7+deb12u18
+QEMU_OUT	:= $(B)/qemu
+QEMU_PATCHES	:= $(addprefix qemu/,$(shell grep -v -e '^\#' -e '^[[:space:]]*$$' qemu/series))
+QEMU_HASH	:= $(shell { echo '$(QEMU_DEB_VERSION)'; cat mk/qemu.sh qemu/series \
+			$(QEMU_PATCHES); } 2>/dev/null | sha256sum | cut -c1-16)
+QEMU_STAMP	:= $(QEMU_OUT)/.built-$(QEMU_HASH)
+QEMU_BIN	:= $(QEMU_OUT)/build/qemu-system-x86_64
+PMU		?= on
+PMU_KERNEL	?= $(BZIMAGE)
+PMU_INITRAMFS	?= $(INITRAMFS)
+
 KMAKE = $(MAKE) -s -C $(STAGED) O=$(KOUT) ARCH=x86_64 CC="ccache gcc" \
 	HOSTCC="ccache gcc" -j$(JOBS)
 CHECKPATCH = perl $(PRISTINE)/scripts/checkpatch.pl --strict --no-tree \
@@ -49,7 +66,7 @@ CHECKPATCH = perl $(PRISTINE)/scripts/checkpatch.pl --strict --no-tree \
 KUNIT_PY = $(STAGED)/tools/testing/kunit/kunit.py
 
 .PHONY: all deps base stage kernel kselftest initramfs boot check \
-	check-fast refresh export deb-pkg clean
+	check-fast refresh export deb-pkg qemu boot-pmu clean
 
 all: boot
 	@python3 $(KUNIT_PY) parse $(abspath $(B)/console.log) | tail -n +2
@@ -124,6 +141,20 @@ deb-pkg: stage
 	@$(MAKE) -C $(STAGED) O=$(abspath $(B)/deb) olddefconfig
 	@$(MAKE) -C $(STAGED) O=$(abspath $(B)/deb) CC="ccache gcc" \
 		-j$(JOBS) bindeb-pkg
+
+qemu: $(QEMU_STAMP)
+
+$(QEMU_STAMP):
+	@mk/deps.sh '$(DEB_VERSION)' 0 '$(QEMU_DEB_VERSION)'
+	@mk/qemu.sh '$(QEMU_DEB_VERSION)' qemu $(QEMU_OUT) $(JOBS)
+	@rm -f $(QEMU_OUT)/.built-*
+	@touch $@
+
+# By hand, after make (or make boot) has built the kernel and initramfs;
+# PMU_KERNEL= and PMU_INITRAMFS= boot others. Logs under build/boot-pmu-*.
+boot-pmu: qemu
+	@mk/boot-pmu.sh $(QEMU_BIN) $(PMU_KERNEL) $(PMU_INITRAMFS) \
+		$(B)/boot-pmu-$(PMU) $(PMU)
 
 clean:
 	rm -rf $(B)

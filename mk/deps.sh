@@ -1,10 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Install what the build needs from Debian's archive, only if it is missing.
-# Usage: mk/deps.sh DEB_VERSION [need-kernel-source: 0|1]
+# With QEMU_DEB_VERSION, also what building the patched QEMU needs
+# (mk/qemu-deps.sh).
+# Usage: mk/deps.sh DEB_VERSION [need-kernel-source: 0|1] [QEMU_DEB_VERSION]
 set -eu
 deb_version=$1
 need_source=${2:-1}
+qemu_version=${3:-}
+
+[ -z "$qemu_version" ] || "$(dirname "$0")/qemu-deps.sh" "$qemu_version"
 
 pkgs="build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils kmod
       rsync python3 perl ccache quilt qemu-system-x86 busybox-static

@@ -1,0 +1,85 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Boot the test kernel on an emulated Haswell with the QEMU built by
+# mk/qemu.sh: two hyper-threads of one core, the TCG PMU on (or off, to
+# show the stock behaviour). Console to OUTDIR/console.log, the
+# initramfs' TAP (second serial port) to OUTDIR/tests.log; then the
+# PMU lines of the boot log, the TAP results and a scan of the console
+# for kernel reports. Exit 1 if the guest did not finish its tests, a
+# test failed or the console holds a report.
+# Usage: mk/boot-pmu.sh QEMU BZIMAGE INITRAMFS OUTDIR on|off [TIMEOUT]
+set -eu
+qemu=$1 kernel=$2 initrd=$3 out=$4 pmu=$5 limit=${6:-600}
+
+for f in "$qemu" "$kernel" "$initrd"; do
+	[ -f "$f" ] || { echo "boot-pmu: $f is missing" >&2; exit 1; }
+done
+case "$pmu" in
+on | off) ;;
+*) echo "boot-pmu: PMU must be on or off, not $pmu" >&2; exit 1 ;;
+esac
+mkdir -p "$out"
+console=$out/console.log
+tests=$out/tests.log
+rm -f "$console" "$tests"
+
+append="console=ttyS0 panic=-1 oops=panic kunit_shutdown=none"
+append="$append nmi_watchdog=0 mitigations=off"
+echo "boot-pmu: QEMU (TCG, Haswell, 1 core, 2 threads, pmu=$pmu)"
+start=$(date +%s)
+rc=0
+# -L: a QEMU built from Debian's dfsg source has no firmware of its own.
+# The -cpu flags TCG lacks are turned off, so that it does not warn; the
+# NMI watchdog would hold a fixed counter, and mitigations would turn PTI
+# on for an Intel model.
+timeout --foreground "$limit" "$qemu" \
+	-nodefaults -no-reboot -display none -monitor none \
+	-L /usr/share/qemu -bios /usr/share/qemu/qboot.rom \
+	-machine pc -accel tcg \
+	-cpu "Haswell-noTSX,pmu=$pmu,-pcid,-x2apic,-tsc-deadline,-invpcid" \
+	-smp 2,sockets=1,cores=1,threads=2 -m 2G \
+	-kernel "$kernel" -initrd "$initrd" \
+	-append "$append" \
+	-serial "file:$console" -serial "file:$tests" || rc=$?
+echo "boot-pmu: QEMU exited $rc after $(($(date +%s) - start)) s"
+[ "$rc" = 124 ] && echo "boot-pmu: QEMU timed out after ${limit}s"
+
+bad=0
+echo "== boot log: the PMU"
+sed 's/^\[ *[0-9]*\.[0-9]*\] //' "$console" |
+	grep -a -E -e 'Performance Events|PMU erratum .*(worked around|HT is)' \
+		-e 'no PMU driver|PMU not available' \
+		-e '^\.\.\. (version|bit width|generic registers|fixed-purpose)' ||
+	true
+
+echo "== TAP of the second serial port"
+if [ ! -s "$tests" ]; then
+	echo "(empty)"
+	bad=1
+else
+	# Each test program's result, then its cases that failed or skipped.
+	grep -a -E '^(not )?ok |^# (not ok|ok .* # SKIP)' "$tests" || true
+	grep -a -q '^== end' "$tests" ||
+		{ echo "boot-pmu: the initramfs did not finish"; bad=1; }
+	grep -a -q -e '^not ok' -e '^# not ok' "$tests" && bad=1
+	ok=$(grep -a -c -e '^ok ' -e '^# ok ' "$tests" || true)
+	skip=$(grep -a -c -e '^ok .* # SKIP' -e '^# ok .* # SKIP' "$tests" || true)
+	nok=$(grep -a -c -e '^not ok ' -e '^# not ok ' "$tests" || true)
+	echo "TAP lines (programs and their cases): $((ok - skip)) ok, $skip skip, $nok not ok"
+fi
+
+# The console scan of mk/evaluate.py: kernel reports, not KTAP lines.
+echo "== console scan"
+reports=$(sed 's/^\[ *[0-9]*\.[0-9]*\] \{0,1\}//' "$console" |
+	grep -a -v -E '^[[:space:]]*(ok |not ok |# |KTAP version|TAP version|1\.\.)' |
+	grep -a -E -e 'WARNING:|BUG:|UBSAN:|Oops|Kernel panic|kernel BUG at' \
+		-e 'INFO: |DEBUG_LOCKS_WARN_ON|Call Trace:' ||
+	true)
+if [ -n "$reports" ]; then
+	echo "$reports" | head -n 20
+	bad=1
+else
+	echo "no kernel report (WARNING, BUG, lockdep, KASAN, UBSAN, Oops)"
+fi
+echo "boot-pmu: logs in $console and $tests"
+[ "$rc" = 0 ] && [ "$bad" = 0 ]
