@@ -11,7 +11,7 @@
 #   make refresh      rewrite series/*.patch to apply without offsets
 #   make deb-pkg      Debian kernel package of the patched tree for real
 #                     Intel machines (config of the running kernel)
-#   make qemu         qemu-system-x86_64 with the emulated Intel PMU (qemu/)
+#   make qemu         qemu-system-x86_64 with the emulated Intel PMU (tools/testing/qemu-pmu/)
 #   make boot-pmu     boot the built test kernel on it (PMU=off: stock QEMU
 #                     behaviour); not part of make check yet
 
@@ -46,12 +46,13 @@ export CCACHE_NOHASHDIR	:= true
 export CCACHE_MAXSIZE	?= 5G
 
 # The emulated Intel PMU: Debian's qemu source package, pinned here, and
-# the quilt series of qemu/. The stamp is keyed on the series, its patches
+# the quilt series of tools/testing/qemu-pmu/. The stamp is keyed on the series, its patches
 # and the build script: nothing rebuilds unless one of them changes.
 QEMU_DEB_VERSION ?= 1:7.2+dfsg-7+deb12u18
 QEMU_OUT	:= $(B)/qemu
-QEMU_PATCHES	:= $(addprefix qemu/,$(shell grep -v -e '^\#' -e '^[[:space:]]*$$' qemu/series))
-QEMU_HASH	:= $(shell { echo '$(QEMU_DEB_VERSION)'; cat mk/qemu.sh qemu/series \
+QEMU_DIR	:= tools/testing/qemu-pmu
+QEMU_PATCHES	:= $(addprefix $(QEMU_DIR)/,$(shell grep -v -e '^\#' -e '^[[:space:]]*$$' $(QEMU_DIR)/series))
+QEMU_HASH	:= $(shell { echo '$(QEMU_DEB_VERSION)'; cat mk/qemu.sh $(QEMU_DIR)/series \
 			$(QEMU_PATCHES); } 2>/dev/null | sha256sum | cut -c1-16)
 QEMU_STAMP	:= $(QEMU_OUT)/.built-$(QEMU_HASH)
 QEMU_BIN	:= $(QEMU_OUT)/build/qemu-system-x86_64
@@ -146,7 +147,7 @@ qemu: $(QEMU_STAMP)
 
 $(QEMU_STAMP):
 	@mk/deps.sh '$(DEB_VERSION)' 0 '$(QEMU_DEB_VERSION)'
-	@mk/qemu.sh '$(QEMU_DEB_VERSION)' qemu $(QEMU_OUT) $(JOBS)
+	@mk/qemu.sh '$(QEMU_DEB_VERSION)' $(QEMU_DIR) $(QEMU_OUT) $(JOBS)
 	@rm -f $(QEMU_OUT)/.built-*
 	@touch $@
 

@@ -83,8 +83,10 @@ for p in $patches; do
 		--ignore MISSING_SIGN_OFF,UNKNOWN_COMMIT_ID "$p"
 done
 # Every file the series adds to the kernel tree: sources, Makefiles,
-# shell scripts, documentation, the KUnit config.
-for f in $(find arch tools Documentation -type f | grep -v /build/ | LC_ALL=C sort); do
+# shell scripts, documentation, the KUnit config. The QEMU patches of
+# tools/testing/qemu-pmu/ are checked by QEMU's checkpatch (mk/qemu.sh).
+for f in $(find arch tools Documentation -type f |
+	   grep -v -e /build/ -e '^tools/testing/qemu-pmu/' | LC_ALL=C sort); do
 	run_checkpatch "$f" . -f "$f"
 done
 # The build machinery, though no kernel file: their usage lines name the

@@ -66,8 +66,10 @@ git_id() {
 	git -c user.name="$name" -c user.email="$email" "$@"
 }
 
-# Every overlay file is introduced by exactly one patch.
-find arch tools Documentation -type f | grep -v /build/ | LC_ALL=C sort > "$out/overlay.all"
+# Every overlay file is introduced by exactly one patch. The QEMU patch
+# series in tools/testing/qemu-pmu/ is no kernel file.
+find arch tools Documentation -type f |
+	grep -v -e /build/ -e '^tools/testing/qemu-pmu/' | LC_ALL=C sort > "$out/overlay.all"
 grep -v -e '^#' -e '^[[:space:]]*$' series/overlay |
 	awk '{ for (i = 2; i <= NF; i++) print $i }' | LC_ALL=C sort > "$out/overlay.claimed"
 dups=$(uniq -d "$out/overlay.claimed")

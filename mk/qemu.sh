@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build qemu-system-x86_64 with the emulated Intel PMU: Debian's qemu source
 # (fetched and extracted once), a copy of it with the quilt series of
-# qemu/ applied with zero fuzz, configured once, built with ccache. Only the
+# tools/testing/qemu-pmu/ applied with zero fuzz, configured once, built with ccache. Only the
 # files the series touches (now or before) are synced into the copy, so a
 # changed patch rebuilds only what depends on it.
 # Usage: mk/qemu.sh QEMU_DEB_VERSION SERIES_DIR OUTDIR JOBS
@@ -53,7 +53,7 @@ trap 'rm -rf "$scratch"' EXIT
 patches=$(grep -v -e '^#' -e '^[[:space:]]*$' "$series/series" || true)
 : > "$scratch/touched"
 for p in $patches; do
-	[ -f "$series/$p" ] || die "qemu/series names $p, but qemu/$p does not exist"
+	[ -f "$series/$p" ] || die "$series names $p, but $series/$p does not exist"
 	sed -n 's|^+++ b/\([^	]*\).*|\1|p' "$series/$p" >> "$scratch/touched"
 done
 LC_ALL=C sort -u -o "$scratch/touched" "$scratch/touched"
@@ -92,6 +92,16 @@ LC_ALL=C sort -u "$scratch/touched" "$old" | while read -r f; do
 	fi
 done
 cp "$scratch/touched" "$tree/$list"
+
+# QEMU's own style check on every patch of the series (no sign-off: the
+# patches carry none here, as series/ does not).
+for p in $patches; do
+	if ! (cd "$pristine" && perl scripts/checkpatch.pl --no-signoff -q \
+	      "$series/$p") > "$scratch/checkpatch.log" 2>&1; then
+		sed 's/^/qemu: /' "$scratch/checkpatch.log" >&2
+		die "QEMU's scripts/checkpatch.pl: $p"
+	fi
+done
 
 # 3. Configure once: only the x86_64 system emulator, no docs, no tools.
 opts="--target-list=x86_64-softmmu --disable-docs --without-default-features
