@@ -163,6 +163,34 @@ static void report(const char *what, struct tally *tl)
 }
 
 /*
+ * Instance @code of the @n-event tuples over the four counters @bits: the
+ * e-th base-15 digit of @code, plus one, selects the counters of event e.
+ * Returns the events whose masks are window starts (counters 0-2), which
+ * may be pair events.
+ */
+static u32 decode_tuple(struct assign_test *t, int n, int code,
+			const u64 *bits)
+{
+	u32 startable = 0;
+	int e, k, b;
+	u64 mask;
+
+	for (e = 0; e < n; e++, code /= 15) {
+		k = code % 15 + 1;
+		for (mask = 0, b = 0; b < 4; b++) {
+			if (k & BIT(b))
+				mask |= BIT_ULL(bits[b]);
+		}
+		assign_test_event(t, e, mask, 0);
+		if (!(mask & ~GENMASK_ULL(2, 0)))
+			startable |= BIT(e);
+	}
+	t->n = n;
+
+	return startable;
+}
+
+/*
  * Every tuple of up to four non-empty masks over the four counters
  * @bits, for every gpmax from @gpmin to @gpmax; with @pairs, also every
  * choice of pair events among those whose masks are window starts of
@@ -183,23 +211,9 @@ static void exhaustive(const char *what, const u64 *bits, int gpmin,
 		for (total = 1, e = 0; e < n; e++)
 			total *= 15;
 		for (code = 0; code < total; code++) {
-			u32 startable = 0;
+			u32 startable = decode_tuple(&t, n, code, bits);
 
 			tuples++;
-			for (e = 0, g = code; e < n; e++, g /= 15) {
-				int k = g % 15 + 1;
-				u64 mask = 0;
-				int b;
-
-				for (b = 0; b < 4; b++) {
-					if (k & BIT(b))
-						mask |= BIT_ULL(bits[b]);
-				}
-				assign_test_event(&t, e, mask, 0);
-				if (!(mask & ~GENMASK_ULL(2, 0)))
-					startable |= BIT(e);
-			}
-			t.n = n;
 
 			for (pairmask = 0; pairmask < BIT(n); pairmask++) {
 				if (pairmask & ~startable)
@@ -440,27 +454,15 @@ static void moves_exhaustive(const char *what, const u64 *bits, int gpmin,
 		"in scope", "pairs", "gpmax filled", "two new events",
 	};
 	struct moves mv[NR_SCOPES] = { 0 };
-	int n, e, g, k, b, code, total, nr_new, i;
+	int n, e, g, code, total, nr_new, i;
 	u32 startable, pairmask;
 	struct assign_test t;
-	u64 mask;
 
 	for (n = 1; n <= 4; n++) {
 		for (total = 1, e = 0; e < n; e++)
 			total *= 15;
 		for (code = 0; code < total; code++) {
-			startable = 0;
-			for (e = 0, g = code; e < n; e++, g /= 15) {
-				k = g % 15 + 1;
-				for (mask = 0, b = 0; b < 4; b++) {
-					if (k & BIT(b))
-						mask |= BIT_ULL(bits[b]);
-				}
-				assign_test_event(&t, e, mask, 0);
-				if (!(mask & ~GENMASK_ULL(2, 0)))
-					startable |= BIT(e);
-			}
-			t.n = n;
+			startable = decode_tuple(&t, n, code, bits);
 			for (pairmask = 0; pairmask < BIT(n); pairmask++) {
 				if (pairmask & ~startable)
 					continue;
