@@ -17,11 +17,12 @@
 #define DEFAULT_EVAL_ITERS	12
 
 static const char usage_text[] =
-"usage: sched_sim [-p PMU] [-M] [-n N] [-k K] [-r rr|roc] [-w 0|1] [-S T] [-H]\n"
+"usage: sched_sim [-p PMU] [-M] [-n N] [-k K] [-r POLICY] [-w 0|1] [-S T] [-H]\n"
 "                 [-P] [-v] -e EVENTS [-C MASKS] [-R RATES]\n"
 "                 [-e EVENTS [-C MASKS] [-R RATES]]\n"
 "       sched_sim -m exhaustive|random|xsu|rates [-p PMU] [-K K] [-c N] [-s SEED]\n"
 "                 [-T] [-n N] [-k K] [-w 0|1] [-S T] [-H] [-P|-V]\n"
+"                 [-W WORKLOAD] [-E] [-R N]\n"
 "       sched_sim -l [-p PMU]\n"
 "\n"
 "  -p PMU     snb, ivb, hsw (default), skl, icl, spr, zen, or gpN (N generic\n"
@@ -31,13 +32,16 @@ static const char usage_text[] =
 "  -C MASKS   constraint masks for the events of the -e before it (alone:\n"
 "             events e1, e2, ...); a mask may end in :c (corrupting), :n (not\n"
 "             corrupting) or :p (pair event); - keeps the table's constraint\n"
-"  -R RATES   synthetic counts per tick of those events: N, or LO:HI:PERIOD\n"
-"             (LO and HI alternate every PERIOD ticks); default 1000\n"
+"  -R RATES   synthetic counts per tick of those events: N, LO:HI:PERIOD\n"
+"             (LO and HI alternate every PERIOD ticks), or phase:SEED:LEN:NOISE\n"
+"             (seeded phases and ramps of up to LEN ticks, NOISE percent of\n"
+"             noise); default 1000\n"
 "  -M         the matcher, x86_assign_counters(); default: today's greedy\n"
 "  -n N       iterations (default %d; %d per instance in the -m modes)\n"
 "  -k K       go on past a failing window, passing at most K events per pass\n"
 "             (0: twice the generic counters); default: stop at the first\n"
-"  -r POLICY  rotation: rr (round-robin, default) or roc (rate-of-change)\n"
+"  -r POLICY  rotation: rr (round-robin, default), roc (rate-of-change) or\n"
+"             roc-paper (rate-of-change as the paper computes it)\n"
 "  -w 0|1     HT workaround (XSU) on snb, ivb, hsw; default 1\n"
 "  -S T       HT workaround off before tick T, switched on then as\n"
 "             ht_bug_workaround does (both threads reschedule)\n"
@@ -49,8 +53,14 @@ static const char usage_text[] =
 "  -m MODE    exhaustive: every tuple of -K non-empty masks over the generic\n"
 "             counters; random: -c seeded instances of -K events (-T: from the\n"
 "             table); xsu: -c pairs of sibling lists of 1 to -K events;\n"
-"             rates: -c sets of -K events with random rates, rr against roc;\n"
-"             there -R N is the longest square-wave period (default 50)\n"
+"             rates: -c sets of -K events with random rates, each policy and\n"
+"             estimator; there -R N is the longest square-wave period or phase\n"
+"             (default 50)\n"
+"  -W LOAD    in -m rates: mixed (default: half constants, half square\n"
+"             waves), const, square, or phase[:NOISE] (NOISE percent, default\n"
+"             10)\n"
+"  -E         in -m rates: errors against separate single-event runs (Lim\n"
+"             et al.), not the true counts of the same run\n"
 "  -V         in -m exhaustive, random, xsu: 6.12 (greedy, stops at the first\n"
 "             failing window, 6.12's XSU protocol) against the series (matcher,\n"
 "             past failing windows, at most -k K events per pass, default\n"
@@ -151,8 +161,10 @@ static void parse_masks(char *list, struct sim_thread *t)
 static void parse_rates(char *list, struct sim_thread *t)
 {
 	char *item[SIM_MAX_EVENTS];
+	int e, n, got, noise;
 	struct sim_rate *r;
-	int e, n, got;
+	long len;
+	u64 seed;
 	char end;
 
 	n = split(list, item, SIM_MAX_EVENTS);
@@ -160,6 +172,13 @@ static void parse_rates(char *list, struct sim_thread *t)
 		die("not one rate per event:", list);
 	for (e = 0; e < n; e++) {
 		r = &t->ev[e].rate;
+		if (sscanf(item[e], "phase:%llu:%ld:%d%c", &seed, &len, &noise,
+			   &end) == 3) {
+			if (len < 1 || noise < 0 || noise > SIM_MAX_NOISE)
+				die("bad rate", item[e]);
+			sim_rate_phases(r, seed, len, noise);
+			continue;
+		}
 		got = sscanf(item[e], "%ld:%ld:%ld%c", &r->lo, &r->hi,
 			     &r->period, &end);
 		if (got == 1 && !strchr(item[e], ':'))
@@ -206,10 +225,14 @@ static void print_event(const struct sim *s, int nr, const struct sim_event *ev,
 		printf(" corrupted %.2f%%", 100.0 * ev->corrupted / s->iter);
 	if (rates)
 		printf(" count=%.0f scaled=%.0f true=%.0f error=%+.2f%%",
-		       ev->count, ev->runs ? ev->count * s->iter / ev->runs : 0,
-		       ev->truth, ev->runs ?
-		       100.0 * (ev->count * s->iter / ev->runs / ev->truth - 1) :
-		       -100.0);
+		       ev->count, sim_estimate(ev, s->iter, SIM_SCALED),
+		       ev->truth, 100 * (sim_estimate(ev, s->iter, SIM_SCALED) /
+					 ev->truth - 1));
+	if (rates && s->policy == SIM_ROC_PAPER)
+		printf(" interpolated=%.0f error=%+.2f%%",
+		       sim_estimate(ev, s->iter, SIM_INTERP),
+		       100 * (sim_estimate(ev, s->iter, SIM_INTERP) /
+			      ev->truth - 1));
 	printf("\n");
 }
 
@@ -237,6 +260,10 @@ static void print_threads(const struct sim *s, bool list, bool rates)
 	}
 }
 
+static const char *const policy_name[SIM_NR_POLICIES] = {
+	"round-robin", "rate-of-change", "roc-paper",
+};
+
 static void header(const struct sim *s)
 {
 	printf("----------------------------------------\n");
@@ -253,8 +280,7 @@ static void header(const struct sim *s)
 		       s->limit);
 	else
 		printf("Generic layer : stops at the first failing window\n");
-	printf("Rotation : %s\n", s->policy == SIM_ROC ?
-	       "rate-of-change" : "round-robin");
+	printf("Rotation : %s\n", policy_name[s->policy]);
 	if (s->pmu->xsu && s->xsu && s->switch_on)
 		printf("HT workaround : off, switched on at iteration %ld\n",
 		       s->switch_on);
@@ -298,8 +324,34 @@ static double pct(double part, double whole)
 	return whole ? 100 * part / whole : 0;
 }
 
+static void print_rates(const struct sim *s, const struct sim_tally *tl,
+			long iters, int k, const char *load)
+{
+	double rr = tl->sq_error[SIM_RR][SIM_SCALED] / tl->events, mse;
+	int p, m;
+
+	printf("rates: %ld sets of %d unconstrained events (%s) on %d counters, %ld ticks\n",
+	       tl->instances, k, load, s->pmu->nr_gp, iters);
+	printf("mean squared relative error of the estimated counts, against %s:\n",
+	       tl->single ? "separate single-event runs" : "the true counts");
+	printf("%38s%21s\n", "scaled (perf)", "interpolated (paper)");
+	for (p = 0; p < SIM_NR_POLICIES; p++) {
+		printf("  %-15s", policy_name[p]);
+		for (m = 0; m < SIM_NR_ESTIMATORS; m++) {
+			mse = tl->sq_error[p][m] / tl->events;
+			/* relative to round-robin with perf's scaling */
+			if (rr)
+				printf(" %10.6f %8.2fx", mse, mse / rr);
+			else
+				printf(" %10.6f", mse);
+		}
+		printf("\n");
+	}
+}
+
 static void print_tally(const char *mode, const struct sim *s,
-			const struct sim_tally *tl, long iters, int k)
+			const struct sim_tally *tl, long iters, int k,
+			const char *load)
 {
 	const char *name[SIM_NR_ALGOS] = { "greedy", "matcher" };
 	const char *whose = "matcher's";
@@ -308,20 +360,7 @@ static void print_tally(const char *mode, const struct sim *s,
 	long n = tl->instances;
 
 	if (!strcmp(mode, "rates")) {
-		printf("rates: %ld sets of %d unconstrained events on %d counters, %ld ticks\n",
-		       n, k, s->pmu->nr_gp, iters);
-		printf("mean squared relative error of the scaled counts:\n");
-		printf("  round-robin     %.6f\n", tl->sq_error[SIM_RR] / tl->events);
-		if (!tl->sq_error[SIM_RR]) {
-			/* no relative change from an exact round-robin */
-			printf("  rate-of-change  %.6f\n",
-			       tl->sq_error[SIM_ROC] / tl->events);
-			return;
-		}
-		printf("  rate-of-change  %.6f (%+.2f%%)\n",
-		       tl->sq_error[SIM_ROC] / tl->events,
-		       pct(tl->sq_error[SIM_ROC] - tl->sq_error[SIM_RR],
-			   tl->sq_error[SIM_RR]));
+		print_rates(s, tl, iters, k, load);
 		return;
 	}
 
@@ -407,8 +446,10 @@ int main(int argc, char **argv)
 {
 	char *events[2] = { NULL }, *masks[2] = { NULL }, *rates[2] = { NULL };
 	int nr_events = 0, nr_masks = 0, nr_rates = 0, k = 4, opt, tid;
-	const char *mode = "sim", *pmu_name = "hsw";
-	bool verbose = false, table = false, list = false;
+	const char *mode = "sim", *pmu_name = "hsw", *load = "mixed";
+	bool verbose = false, table = false, list = false, single = false;
+	enum sim_workload workload = SIM_MIXED;
+	int noise = 10;
 	long iters = -1, count = 10000, period;
 	struct sim_pmu pmu;
 	struct sim_tally tl;
@@ -418,7 +459,7 @@ int main(int argc, char **argv)
 	memset(&s, 0, sizeof(s));
 	s.half = true;
 	s.xsu = true;
-	while ((opt = getopt(argc, argv, "p:e:C:R:Mn:k:r:w:S:HPVvm:K:c:s:Tlh")) != -1) {
+	while ((opt = getopt(argc, argv, "p:e:C:R:Mn:k:r:w:S:HPVvm:K:c:s:TlW:Eh")) != -1) {
 		switch (opt) {
 		case 'p':
 			pmu_name = optarg;
@@ -457,6 +498,8 @@ int main(int argc, char **argv)
 		case 'r':
 			if (!strcmp(optarg, "roc"))
 				s.policy = SIM_ROC;
+			else if (!strcmp(optarg, "roc-paper"))
+				s.policy = SIM_ROC_PAPER;
 			else if (strcmp(optarg, "rr"))
 				usage();
 			break;
@@ -495,6 +538,26 @@ int main(int argc, char **argv)
 			break;
 		case 'l':
 			list = true;
+			break;
+		case 'W':
+			load = optarg;
+			if (!strcmp(optarg, "const"))
+				workload = SIM_CONST;
+			else if (!strcmp(optarg, "square"))
+				workload = SIM_SQUARE;
+			else if (!strncmp(optarg, "phase", 5))
+				workload = SIM_PHASE;
+			else if (strcmp(optarg, "mixed"))
+				usage();
+			if (workload == SIM_PHASE && optarg[5] == ':')
+				noise = number(optarg + 6);
+			else if (workload == SIM_PHASE && optarg[5])
+				usage();
+			if (noise > SIM_MAX_NOISE)
+				die("noise above 50% in", optarg);
+			break;
+		case 'E':
+			single = true;
 			break;
 		default:
 			usage();
@@ -539,11 +602,12 @@ int main(int argc, char **argv)
 			period = rates[0] ? number(rates[0]) : 50;
 			if (period < 1)
 				die("bad -R period", rates[0]);
-			sim_eval_rates(&s, k, iters, count, seed, period, &tl);
+			sim_eval_rates(&s, k, iters, count, seed, workload,
+				       period, noise, single, &tl);
 		} else {
 			usage();
 		}
-		print_tally(mode, &s, &tl, iters, k);
+		print_tally(mode, &s, &tl, iters, k, load);
 		return 0;
 	}
 
@@ -564,6 +628,6 @@ int main(int argc, char **argv)
 	}
 
 	simulate(&s, iters < 0 ? DEFAULT_ITERS : iters, verbose,
-		 nr_rates || s.policy == SIM_ROC);
+		 nr_rates || s.policy != SIM_RR);
 	return 0;
 }

@@ -65,9 +65,11 @@
  *
  * Counts are synthetic: each tick an event counts its rate (struct
  * sim_rate) while it is on a counter; perf stat's estimate is that count
- * times the ticks enabled over the ticks running. Rate-of-change
+ * times the ticks enabled over the ticks running, Lim et al.'s the
+ * count with the ticks it did not run interpolated. Rate-of-change
  * rotation orders the list by the cost of Lim et al., computed from the
- * event's last three (time running, count) observations.
+ * event's last three observations, exactly (roc) or as the paper's code
+ * does (roc-paper).
  *
  * Not modelled: groups, pinned events, PEBS, shared extra registers,
  * TSX force abort, branch counters, hybrid PMUs; time within a tick.
@@ -123,6 +125,8 @@ void sim_reset(struct sim *s)
 			ev->truth = 0;
 			ev->last_run = -1;
 			ev->nr_obs = 0;
+			ev->interp = 0;
+			ev->last_rate = 0;
 		}
 	}
 }
@@ -314,6 +318,51 @@ double sim_roc_cost(const struct sim_event *ev, long now)
 }
 
 /*
+ * The cost as the paper computes it (sec. 3.2 and its C snippet): the
+ * samples of sec. 2.3, x the time read in ns (the end of the tick), y the
+ * count; integer arithmetic, delta_y 0 where C_x = A_x; the rate-of-change
+ * is C_ABD + C_BCD (definition 1, eqs. 5 and 7), delta_t the ns since the
+ * event last ran. The slope (C_y - A_y) / (C_x - A_x) truncates to 0 for
+ * an event counting less than once per ns, and the cost is then what it
+ * counted from A to B, times delta_t: it grows while the event waits,
+ * the paper's starvation prevention. Highest before three observations.
+ */
+double sim_roc_paper_cost(const struct sim_event *ev, long now)
+{
+	long long ax, bx, cx, ay, by, cy, dy = 0, cost;
+
+	if (ev->nr_obs < 3)
+		return HUGE_VAL;
+	ax = (ev->obs_t[0] + 1) * SIM_TICK_NS;
+	bx = (ev->obs_t[1] + 1) * SIM_TICK_NS;
+	cx = (ev->obs_t[2] + 1) * SIM_TICK_NS;
+	ay = ev->obs_y[0];
+	by = ev->obs_y[1];
+	cy = ev->obs_y[2];
+	if (cx != ax)
+		dy = (cy - ay) / (cx - ax) * (bx - ax);
+	cost = llabs((by - ay - dy) / 2) * (now - ev->last_run) * SIM_TICK_NS;
+
+	return 2.0 * cost;
+}
+
+/*
+ * @ev's count over @iters ticks: perf's, scaled by the ticks enabled over
+ * those running; or Lim et al.'s (sec. 2.2.3, 2.3): ticks it did not run
+ * counted at the rate interpolated linearly between the ticks it ran
+ * either side, before its first and after its last at the nearest one.
+ */
+double sim_estimate(const struct sim_event *ev, long iters,
+		    enum sim_estimator how)
+{
+	if (!ev->runs)
+		return 0;
+	if (how == SIM_SCALED)
+		return ev->count * iters / ev->runs;
+	return ev->interp + (iters - 1 - ev->last_run) * ev->last_rate;
+}
+
+/*
  * rotate_ctx(): the first active event, or the head, to the tail. With
  * rate-of-change, then the costliest events first, ties in that order.
  */
@@ -334,10 +383,12 @@ static void rotate(struct sim *s, int tid)
 		(t->n - first - 1) * sizeof(*t->list));
 	t->list[t->n - 1] = e;
 
-	if (s->policy != SIM_ROC)
+	if (s->policy == SIM_RR)
 		return;
 	for (e = 0; e < t->n; e++)
-		cost[e] = sim_roc_cost(&t->ev[e], s->iter);
+		cost[e] = s->policy == SIM_ROC ?
+			  sim_roc_cost(&t->ev[e], s->iter) :
+			  sim_roc_paper_cost(&t->ev[e], s->iter);
 	/* insertion sort, stable */
 	for (j = 1; j < t->n; j++) {
 		e = t->list[j];
@@ -347,11 +398,57 @@ static void rotate(struct sim *s, int tid)
 	}
 }
 
-static long rate_at(const struct sim_rate *r, long tick)
+/*
+ * A phase workload from @seed: SIM_PHASES segments of 1 to @max_len ticks,
+ * each at random a phase at a new level or a linear ramp from the level
+ * before to a new one, levels 100 to 10099 per tick, repeated; @noise
+ * percent of noise on top (rate_at()).
+ */
+void sim_rate_phases(struct sim_rate *r, u64 seed, long max_len, int noise)
 {
-	if (r->period && (tick / r->period) & 1)
-		return r->hi;
-	return r->lo;
+	u64 state = seed;
+	long level = 100 + assign_test_below(&state, 10000), next;
+	struct sim_phase *p;
+
+	memset(r, 0, sizeof(*r));
+	r->nr_phases = SIM_PHASES;
+	r->noise = noise;
+	r->seed = seed;
+	for (p = r->phase; p < r->phase + SIM_PHASES; p++) {
+		p->len = 1 + assign_test_below(&state, max_len);
+		next = 100 + assign_test_below(&state, 10000);
+		p->from = assign_test_below(&state, 2) ? level : next;
+		p->to = next;
+		level = next;
+	}
+}
+
+/*
+ * @r at @tick of run s->run; the noise is drawn from the rate's seed, the
+ * run and the tick alone, so that every policy sees the same counts.
+ */
+static long rate_at(const struct sim *s, const struct sim_rate *r, long tick)
+{
+	const struct sim_phase *p;
+	long v = r->lo, t = 0;
+	u64 state;
+
+	if (r->nr_phases) {
+		for (p = r->phase; p < r->phase + r->nr_phases; p++)
+			t += p->len;
+		t = tick % t;
+		for (p = r->phase; t >= p->len; p++)
+			t -= p->len;
+		v = p->from + (p->to - p->from) * t / p->len;
+	} else if (r->period && (tick / r->period) & 1) {
+		v = r->hi;
+	}
+	if (!r->noise)
+		return v;
+	state = r->seed ^ s->run << 32;
+	state = assign_test_rand(&state) + tick * 0x9e3779b97f4a7c15ULL;
+	return v + v * ((long)assign_test_below(&state, 2 * r->noise + 1) -
+			r->noise) / 100;
 }
 
 /*
@@ -371,19 +468,26 @@ static void account(struct sim *s)
 		t = &s->t[tid];
 		for (e = 0; e < t->n; e++) {
 			ev = &t->ev[e];
-			rate = rate_at(&ev->rate, s->iter);
+			rate = rate_at(s, &ev->rate, s->iter);
 			ev->truth += rate;
 			if (!ev->active)
 				continue;
 			ev->runs++;
 			ev->count += rate;
+			/* the ticks since it last ran, at the interpolated rate */
+			ev->interp += (s->iter - ev->last_run - 1) *
+				      (ev->last_run < 0 ? rate :
+				       (ev->last_rate + rate) / 2) + rate;
+			ev->last_rate = rate;
 			ev->last_run = s->iter;
 			if (ev->nr_obs == 3) {
 				memmove(ev->obs_x, ev->obs_x + 1, 2 * sizeof(double));
 				memmove(ev->obs_y, ev->obs_y + 1, 2 * sizeof(double));
+				memmove(ev->obs_t, ev->obs_t + 1, 2 * sizeof(long));
 				ev->nr_obs--;
 			}
 			ev->obs_x[ev->nr_obs] = ev->runs;
+			ev->obs_t[ev->nr_obs] = s->iter;
 			ev->obs_y[ev->nr_obs++] = ev->count;
 			excl |= ev->excl;
 			if (ev->idx < INTEL_PMC_IDX_FIXED) {
@@ -633,37 +737,70 @@ void sim_eval_xsu(const struct sim *cfg, int k, long iters, long count,
 	free(s);
 }
 
+/* A random rate of workload @load into @r. */
+static void random_rate(u64 *state, enum sim_workload load, int max_period,
+			int noise, struct sim_rate *r)
+{
+	bool square;
+
+	if (load == SIM_PHASE) {
+		sim_rate_phases(r, assign_test_rand(state), max_period, noise);
+		return;
+	}
+	memset(r, 0, sizeof(*r));
+	r->lo = 100 + assign_test_below(state, 10000);
+	r->hi = 100 + assign_test_below(state, 10000);
+	square = load == SIM_SQUARE ||
+		 (load == SIM_MIXED && assign_test_below(state, 2));
+	if (square)
+		r->period = 1 + assign_test_below(state, max_period);
+}
+
 /*
  * Multiplexing error with synthetic counts: @k unconstrained events on
- * cfg->pmu, each counting a constant rate or, half of them, a square
- * wave of period 1 to @max_period ticks, rates from 100 to 10099; the
- * squared relative error of perf's scaled count (count * enabled /
- * running) against the true count after @iters ticks, summed over the
- * events, round-robin against rate-of-change rotation.
+ * cfg->pmu, each with a random rate of @load (levels 100 to 10099 per
+ * tick; square waves and phase segments of 1 to @max_period ticks;
+ * mixed: half of them square waves), run for @iters ticks under each
+ * policy. Summed over the events, per policy and estimator: the squared
+ * relative error of the estimated count against the true count of the
+ * same run or, with @single, as Lim et al. measure it (sec. 4.1), against
+ * a separate run of the same workload with the event alone on a counter,
+ * where the noise is drawn anew.
  */
 void sim_eval_rates(const struct sim *cfg, int k, long iters, long count,
-		    u64 seed, int max_period, struct sim_tally *tl)
+		    u64 seed, enum sim_workload load, int max_period, int noise,
+		    bool single, struct sim_tally *tl)
 {
 	struct sim *s = malloc(sizeof(*s));
 	struct sim_rate rate[SIM_MAX_EVENTS];
+	double ref[SIM_MAX_EVENTS], err;
 	struct sim_event *ev;
-	double est, err;
 	u64 state = seed;
-	int e, p;
+	int e, p, m;
 	long i;
 
 	*s = *cfg;
 	s->nr_threads = 1;
-	s->t[0].n = k;
 	memset(tl, 0, sizeof(*tl));
+	tl->single = single;
 	for (i = 0; i < count; i++) {
-		for (e = 0; e < k; e++) {
-			rate[e].lo = 100 + assign_test_below(&state, 10000);
-			rate[e].hi = 100 + assign_test_below(&state, 10000);
-			rate[e].period = assign_test_below(&state, 2) ?
-					 1 + assign_test_below(&state, max_period) : 0;
+		for (e = 0; e < k; e++)
+			random_rate(&state, load, max_period, noise, &rate[e]);
+		/* the single-event runs: run 1, alone on a counter */
+		ev = &s->t[0].ev[0];
+		s->t[0].n = 1;
+		s->run = 1;
+		s->policy = SIM_RR;
+		for (e = 0; single && e < k; e++) {
+			sim_event_set(ev, s->pmu->unconstrained.idxmsk64, 0, false);
+			ev->rate = rate[e];
+			sim_reset(s);
+			sim_run(s, iters);
+			ref[e] = ev->count;
 		}
-		for (p = SIM_RR; p <= SIM_ROC; p++) {
+		s->t[0].n = k;
+		s->run = 0;
+		for (p = SIM_RR; p < SIM_NR_POLICIES; p++) {
 			s->policy = p;
 			for (e = 0; e < k; e++) {
 				ev = &s->t[0].ev[e];
@@ -675,9 +812,11 @@ void sim_eval_rates(const struct sim *cfg, int k, long iters, long count,
 			sim_run(s, iters);
 			for (e = 0; e < k; e++) {
 				ev = &s->t[0].ev[e];
-				est = ev->runs ? ev->count * iters / ev->runs : 0;
-				err = est / ev->truth - 1;
-				tl->sq_error[p] += err * err;
+				for (m = 0; m < SIM_NR_ESTIMATORS; m++) {
+					err = sim_estimate(ev, iters, m) /
+					      (single ? ref[e] : ev->truth) - 1;
+					tl->sq_error[p][m] += err * err;
+				}
 			}
 		}
 		tl->instances++;

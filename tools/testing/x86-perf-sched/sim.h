@@ -29,8 +29,29 @@ enum sim_side {
 
 enum sim_policy {
 	SIM_RR,			/* round-robin: the kernel's rotate_ctx() */
-	SIM_ROC,		/* rate-of-change (Lim et al.) */
+	SIM_ROC,		/* rate-of-change (Lim et al.), exact arithmetic */
+	SIM_ROC_PAPER,		/* rate-of-change as the paper computes it */
+	SIM_NR_POLICIES
 };
+
+/* How a multiplexed count is estimated. */
+enum sim_estimator {
+	SIM_SCALED,		/* perf's: count * enabled / running */
+	SIM_INTERP,		/* Lim et al.'s: unobserved ticks interpolated */
+	SIM_NR_ESTIMATORS
+};
+
+/* Synthetic workloads of -m rates. */
+enum sim_workload {
+	SIM_MIXED,		/* half constants, half square waves */
+	SIM_CONST,
+	SIM_SQUARE,
+	SIM_PHASE,		/* sim_rate_phases() */
+};
+
+#define SIM_TICK_NS	1000000	/* a tick, in the paper's cost: 1 ms */
+#define SIM_PHASES	8	/* segments of a phase workload */
+#define SIM_MAX_NOISE	50	/* percent */
 
 struct sim_pmu {
 	char			name[16];
@@ -46,11 +67,26 @@ struct sim_pmu {
 	struct event_constraint	pair_constraint;
 };
 
-/* A synthetic count rate: @lo per tick, or @lo and @hi for @period ticks each. */
+/* A segment of a phase workload: @len ticks going from @from to @to per tick. */
+struct sim_phase {
+	long	len;
+	long	from;
+	long	to;
+};
+
+/*
+ * A synthetic count rate: @lo per tick, or @lo and @hi for @period ticks
+ * each, or @nr_phases segments repeated; each tick, at most @noise
+ * percent up or down, drawn from @seed and the run (sim.run).
+ */
 struct sim_rate {
-	long	lo;
-	long	hi;
-	long	period;
+	long			lo;
+	long			hi;
+	long			period;
+	int			nr_phases;
+	int			noise;
+	u64			seed;
+	struct sim_phase	phase[SIM_PHASES];
 };
 
 struct sim_event {
@@ -70,6 +106,9 @@ struct sim_event {
 	int			nr_obs;		/* observations, at most 3 kept */
 	double			obs_x[3];	/* time running at each */
 	double			obs_y[3];	/* count at each */
+	long			obs_t[3];	/* tick of each */
+	double			interp;		/* count to last_run, gaps interpolated */
+	double			last_rate;	/* counted in tick last_run */
 };
 
 struct sim_thread {
@@ -95,6 +134,7 @@ struct sim {
 	bool			versus;		/* evaluate 6.12 against the series */
 	long			switch_on;	/* workaround off before this tick */
 	long			iter;
+	u64			run;		/* the run, for the rates' noise */
 	long			corrupted;	/* event-ticks beside a corrupting event */
 	long			over_half;	/* thread-ticks over the half rule */
 	long			fast_over;	/* fast paths over gpmax */
@@ -120,8 +160,9 @@ struct sim_tally {
 	long	fast_over[SIM_NR_ALGOS];
 	long	stale[SIM_NR_ALGOS];
 	double	thread_share[SIM_NR_ALGOS][2];
-	double	sq_error[2];		/* rates: RR, RoC */
+	double	sq_error[SIM_NR_POLICIES][SIM_NR_ESTIMATORS];	/* rates */
 	long	events;			/* rates: events measured */
+	bool	single;			/* rates: against single-event runs */
 };
 
 /* pmu.c */
@@ -140,6 +181,10 @@ int sim_pass(struct sim *s, int tid);
 void sim_tick(struct sim *s);
 void sim_run(struct sim *s, long iters);
 double sim_roc_cost(const struct sim_event *ev, long now);
+double sim_roc_paper_cost(const struct sim_event *ev, long now);
+double sim_estimate(const struct sim_event *ev, long iters,
+		    enum sim_estimator how);
+void sim_rate_phases(struct sim_rate *r, u64 seed, long max_len, int noise);
 double sim_share(const struct sim *s, int tid);
 
 int sim_series_limit(const struct sim *s);
@@ -151,6 +196,7 @@ void sim_eval_random(const struct sim *cfg, int k, bool table, long iters,
 void sim_eval_xsu(const struct sim *cfg, int k, long iters, long count,
 		  u64 seed, struct sim_tally *tl);
 void sim_eval_rates(const struct sim *cfg, int k, long iters, long count,
-		    u64 seed, int max_period, struct sim_tally *tl);
+		    u64 seed, enum sim_workload load, int max_period, int noise,
+		    bool single, struct sim_tally *tl);
 
 #endif
