@@ -783,7 +783,8 @@ static void test_rates(void)
 	struct sim_event ev = { .nr_obs = 3, .last_run = 5,
 				.obs_x = { 1, 2, 3 }, .obs_y = { 10, 20, 40 } };
 	struct sim *s;
-	double err = 0, est;
+	const struct sim_event *got;
+	double err = 0;
 	int p, e;
 
 	/* B lies 5 below AC: cost 5 / 2 per tick since it ran */
@@ -794,8 +795,8 @@ static void test_rates(void)
 	result(isinf(sim_roc_cost(&ev, 7)),
 	       "sim: rate-of-change cost before three observations: highest");
 
-	/* constant rates: the scaled count is exact under either policy */
-	for (p = SIM_RR; p <= SIM_ROC; p++) {
+	/* constant rates: both estimates are exact under every policy */
+	for (p = SIM_RR; p < SIM_NR_POLICIES; p++) {
 		s = setup("gp4", SIM_GREEDY);
 		s->policy = p;
 		masks(s, 0, four, 6);
@@ -804,12 +805,13 @@ static void test_rates(void)
 		sim_reset(s);
 		sim_run(s, 997);
 		for (e = 0; e < 6; e++) {
-			est = s->t[0].ev[e].count * 997 / s->t[0].ev[e].runs;
-			err += fabs(est / s->t[0].ev[e].truth - 1);
+			got = &s->t[0].ev[e];
+			err += fabs(sim_estimate(got, 997, SIM_SCALED) / got->truth - 1) +
+			       fabs(sim_estimate(got, 997, SIM_INTERP) / got->truth - 1);
 		}
 	}
 	result(!err,
-	       "sim: constant rates, 6 events on 4 counters: scaled counts exact, round-robin and rate-of-change");
+	       "sim: constant rates, 6 events on 4 counters: scaled and interpolated counts exact, every policy");
 
 	/* 0 and 10 on alternate ticks, seen only on the 0 ticks: -100% */
 	s = setup("gp1", SIM_GREEDY);
@@ -913,9 +915,177 @@ static void test_cli(const char *sched_sim)
 	result(rc == 2 && run(cmd, out, sizeof(out)) == 2,
 	       "sim: sched_sim rejects -V with -P and with -m rates");
 
+	snprintf(cmd, sizeof(cmd), "%s -m rates -p gp4 -K 6 -n 100 -c 10 -W const -E",
+		 sched_sim);
+	rc = run(cmd, out, sizeof(out));
+	result(!rc && strstr(out, "against separate single-event runs:\n") &&
+	       strstr(out, "  roc-paper         0.000000   0.000000\n"),
+	       "sim: sched_sim -m rates -W const -E: every policy, both estimates exact");
+	snprintf(cmd, sizeof(cmd), "%s -m rates -p gp4 -W phase:51 2>/dev/null",
+		 sched_sim);
+	rc = run(cmd, out, sizeof(out));
+	result(rc == 2, "sim: sched_sim rejects more than 50%% noise (exit %d)", rc);
+
 	snprintf(cmd, sizeof(cmd), "%s -p nosuch -e 0x3c 2>/dev/null", sched_sim);
 	rc = run(cmd, out, sizeof(out));
 	result(rc == 2, "sim: sched_sim rejects an unknown PMU (exit %d)", rc);
+}
+
+/*
+ * The paper's cost by hand: samples at 1, 2, 3 ms (ticks 0-2), delta_t in
+ * ns, C_ABD + C_BCD; and its interpolation of the ticks an event did not
+ * run.
+ */
+static void test_roc_paper(void)
+{
+	static const u64 one[] = { 0x1, 0x1 };
+	struct sim_event ev = { .nr_obs = 3, .last_run = 2,
+				.obs_x = { 1, 2, 3 }, .obs_t = { 0, 1, 2 },
+				.obs_y = { 1000, 2000, 3000 } };
+	struct sim_event *e1, *e2;
+	struct sim *s;
+
+	/* on a line: 0 exactly; the slope 2000 / 2e6 truncates to 0 in ns */
+	result(!sim_roc_cost(&ev, 3) && !sim_roc_cost(&ev, 9) &&
+	       sim_roc_paper_cost(&ev, 3) == 2 * 500 * 1e6 &&
+	       sim_roc_paper_cost(&ev, 9) == 2 * 500 * 7e6,
+	       "sim: three samples on a line, 1 and 7 ticks after: rate-of-change 0 and 0, roc-paper %g and %g",
+	       sim_roc_paper_cost(&ev, 3), sim_roc_paper_cost(&ev, 9));
+	/* 5e6 per ms is 5 per ns: the paper's slope is exact, B on AC */
+	ev.obs_y[0] = 0;
+	ev.obs_y[1] = 5e6;
+	ev.obs_y[2] = 1e7;
+	result(!sim_roc_paper_cost(&ev, 9),
+	       "sim: roc-paper cost of samples on a line at 5 counts per ns: 0");
+	ev.nr_obs = 2;
+	result(isinf(sim_roc_paper_cost(&ev, 9)),
+	       "sim: roc-paper cost before three observations: highest");
+
+	/*
+	 * One counter, two events alternating; e1 ramps 0, 10, ..., 90 over
+	 * ticks 0-9 (true 450) and runs on the even ticks: 0 + 20 + ... + 80
+	 * = 200, scaled 400; interpolated (0+20)/2 + (20+40)/2 + ... + 80
+	 * after its last tick = 440. e2 runs the odd ticks of 10 to 90 (250):
+	 * scaled 500, interpolated 10 before its first tick + 450 = 460.
+	 */
+	s = setup("gp1", SIM_GREEDY);
+	masks(s, 0, one, 2);
+	e1 = &s->t[0].ev[0];
+	e2 = &s->t[0].ev[1];
+	e1->rate = (struct sim_rate) { .nr_phases = 1,
+				       .phase = { { .len = 10, .to = 100 } } };
+	e2->rate = e1->rate;
+	sim_reset(s);
+	sim_run(s, 10);
+	result(e1->truth == 450 && sim_estimate(e1, 10, SIM_SCALED) == 400 &&
+	       sim_estimate(e1, 10, SIM_INTERP) == 440 &&
+	       sim_estimate(e2, 10, SIM_SCALED) == 500 &&
+	       sim_estimate(e2, 10, SIM_INTERP) == 460,
+	       "sim: a ramp seen on alternate ticks: scaled 400 and 500, interpolated %g and %g of 450",
+	       sim_estimate(e1, 10, SIM_INTERP), sim_estimate(e2, 10, SIM_INTERP));
+}
+
+/* The phase workload: seeded, within its bounds, noise drawn per run. */
+static void test_phases(void)
+{
+	static const u64 one[] = { 0x1 };
+	struct sim_rate r, again;
+	double count[2][2];
+	bool bounds = true;
+	int i, noise, run;
+	long level;
+	struct sim *s;
+
+	sim_rate_phases(&r, 42, 50, 10);
+	sim_rate_phases(&again, 42, 50, 10);
+	level = r.phase[0].from;
+	for (i = 0; i < SIM_PHASES; i++) {
+		bounds &= r.phase[i].len >= 1 && r.phase[i].len <= 50 &&
+			  r.phase[i].to >= 100 && r.phase[i].to < 10100 &&
+			  (r.phase[i].from == level ||
+			   r.phase[i].from == r.phase[i].to);
+		level = r.phase[i].to;
+	}
+	result(bounds && !memcmp(&r, &again, sizeof(r)),
+	       "sim: phase workload of seed 42: the same twice, %d segments of 1-50 ticks, levels 100-10099, ramps from the level before",
+	       SIM_PHASES);
+
+	s = setup("gp1", SIM_GREEDY);
+	masks(s, 0, one, 1);
+	for (noise = 0; noise < 2; noise++) {
+		for (run = 0; run < 2; run++) {
+			sim_rate_phases(&s->t[0].ev[0].rate, 42, 50, 10 * noise);
+			s->run = run;
+			sim_reset(s);
+			sim_run(s, 1000);
+			count[noise][run] = s->t[0].ev[0].count;
+		}
+	}
+	result(count[0][0] == count[0][1] && count[1][0] != count[1][1] &&
+	       fabs(count[1][0] / count[0][0] - 1) < 0.1 &&
+	       fabs(count[1][1] / count[0][0] - 1) < 0.1,
+	       "sim: phase workload alone, 1000 ticks: %.0f in either run without noise; with 10%%, %.0f and %.0f",
+	       count[0][0], count[1][0], count[1][1]);
+}
+
+/*
+ * The least share of the ticks any event runs, over @count seeded sets
+ * of 8 unconstrained events on 4 counters for @iters ticks under
+ * @policy, of constants and square waves (mixed) or of phases.
+ */
+static double least_share(enum sim_policy policy, bool phases, int count,
+			  long iters)
+{
+	static const u64 eight[] = { 0xf, 0xf, 0xf, 0xf, 0xf, 0xf, 0xf, 0xf };
+	double least = 1;
+	struct sim_rate *r;
+	u64 state = 1;
+	struct sim *s;
+	int i, e;
+
+	for (i = 0; i < count; i++) {
+		s = setup("gp4", SIM_GREEDY);
+		s->policy = policy;
+		masks(s, 0, eight, 8);
+		for (e = 0; e < 8; e++) {
+			r = &s->t[0].ev[e].rate;
+			if (phases) {
+				sim_rate_phases(r, assign_test_rand(&state), 50, 0);
+				continue;
+			}
+			r->lo = 100 + assign_test_below(&state, 10000);
+			r->hi = 100 + assign_test_below(&state, 10000);
+			if (assign_test_below(&state, 2))
+				r->period = 1 + assign_test_below(&state, 50);
+		}
+		sim_reset(s);
+		sim_run(s, iters);
+		for (e = 0; e < 8; e++)
+			least = min(least, (double)s->t[0].ev[e].runs / iters);
+	}
+	return least;
+}
+
+/*
+ * Starvation. Rates are 100 to 10099 per tick: under roc-paper an event
+ * that waits outranks one that just ran within about 101 ticks, so each
+ * must run at least once in 200 ticks, 0.5%, of its fair 50%. Today's
+ * rate-of-change starves an event whose last three samples lie on a line.
+ */
+static void test_starvation(void)
+{
+	double rr, roc, paper, phases;
+
+	rr = least_share(SIM_RR, false, 200, 2000);
+	roc = least_share(SIM_ROC, false, 200, 2000);
+	paper = least_share(SIM_ROC_PAPER, false, 200, 2000);
+	phases = least_share(SIM_ROC_PAPER, true, 200, 2000);
+	result(paper >= 0.005 && phases >= 0.005,
+	       "sim: no starvation under roc-paper, 200 sets of 8 events on gp4, 2000 ticks: every event runs at least 0.5%%: %.2f%% (constants and square waves), %.2f%% (phases)",
+	       100 * paper, 100 * phases);
+	result(rr == 0.5 && roc < 0.005,
+	       "sim: the same sets: round-robin runs every event 50%%, rate-of-change starves one at %.2f%%",
+	       100 * roc);
 }
 
 void sim_tests(const char *sched_sim)
@@ -934,5 +1104,8 @@ void sim_tests(const char *sched_sim)
 	test_versus();
 	test_versus_sides();
 	test_rates();
+	test_roc_paper();
+	test_phases();
+	test_starvation();
 	test_cli(sched_sim);
 }
