@@ -124,8 +124,13 @@ check-fast: stage
 check: stage
 	-@mk/check-fast.sh $(PRISTINE) $(FAST_OUT) $(B)/check-fast.result
 	@$(MAKE) -s boot
+	@$(MAKE) -s qemu
+	@echo "boot: QEMU (TCG, emulated Haswell, 1 core, 2 threads): KUnit, kselftests, perf, pmu"
+	-@mk/boot-pmu.sh $(QEMU_BIN) $(BZIMAGE) $(INITRAMFS) $(B)/boot-pmu-on on \
+		> $(B)/boot-pmu-on.log 2>&1
 	@python3 mk/evaluate.py $(KUNIT_PY) $(B)/console.log $(B)/tests.log \
-		$(B)/check-fast.result
+		$(B)/check-fast.result \
+		--haswell $(B)/boot-pmu-on/console.log $(B)/boot-pmu-on/tests.log
 
 # After editing a patch: make every patch apply exactly on its predecessors.
 refresh: base

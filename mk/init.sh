@@ -49,6 +49,11 @@ perf_check() {
 		perf record -e cpu-clock -o /tmp/perf.data -- true
 	perf_check 4 "perf report --stdio" \
 		perf report -i /tmp/perf.data --stdio
+	# The boot on the emulated Haswell (mk/boot-pmu.sh) adds its tests.
+	if grep -q -w pmu_tests /proc/cmdline; then
+		echo "== pmu"
+		/pmu-tests.sh
+	fi
 	echo "== end"
 } > $out 2>&1
 

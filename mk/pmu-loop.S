@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The guest's test program on the emulated Haswell (mk/pmu-tests.sh):
+ * static, no libc, so that perf counts only these instructions in user
+ * mode. 1,000,000 iterations of a load, a decrement and a conditional
+ * branch, then exit(0):
+ *   instructions 3 * 1000000 + 4, branches 1000000 + 1 (the jnz, and the
+ *   syscall: a branch in the model), loads 1000000.
+ */
+	.globl	_start
+	.text
+_start:
+	mov	$1000000, %ecx
+1:	mov	(%rsp), %rax
+	dec	%ecx
+	jnz	1b
+	mov	$60, %eax
+	xor	%edi, %edi
+	syscall

@@ -1,0 +1,118 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The tests of the boot on the emulated Haswell (mk/boot-pmu.sh; QEMU with
+# tools/testing/qemu-pmu/): Debian's unmodified perf on hardware events.
+# Exact counts of /pmu-loop (mk/pmu-loop.S), samples through the PMI, the
+# HT erratum workaround switched while events run on both threads, and a
+# CPU hotplug cycle of the sibling. TAP on standard output.
+N=1000000
+INSNS=$((3 * N + 4))
+BRANCHES=$((N + 1))
+LOADS=$N
+PERIOD=100000
+HT=/sys/devices/cpu/ht_bug_workaround
+CPU1=/sys/devices/system/cpu/cpu1/online
+
+t=0
+# tap STATUS DESCRIPTION: one TAP line, ok if STATUS is 0
+tap() {
+	t=$((t + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $t $2"
+	else
+		echo "not ok $t $2"
+	fi
+}
+
+# value EVENT FILE: what perf stat -x, wrote to FILE for EVENT
+value() {
+	awk -F, -v e="$1" '$3 == e { print $1 }' "$2"
+}
+
+# exact EVENT FILE EXPECTED: the count is EXPECTED, counted all the time
+exact() {
+	v=$(value "$1" "$2")
+	run=$(awk -F, -v e="$1" '$3 == e { print $5 }' "$2")
+	echo "# $1: $v (expected $3), running $run%"
+	[ "$v" = "$3" ] && [ "$run" = "100.00" ]
+}
+
+# Under TCG a PMI takes milliseconds: perf lowers its sample rate (the
+# kselftests before have) and then throttles. Undo it and keep it so.
+echo 100000 > /proc/sys/kernel/perf_event_max_sample_rate
+echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent
+
+echo "TAP version 13"
+echo "1..5"
+
+perf stat -x, -o /tmp/stat -e instructions:u,branches:u,r81d0:u -- /pmu-loop
+rc=$?
+ok=0
+exact instructions:u /tmp/stat $INSNS || ok=1
+exact branches:u /tmp/stat $BRANCHES || ok=1
+exact r81d0:u /tmp/stat $LOADS || ok=1
+tap $((rc | ok)) "perf stat counts the loop's instructions, branches, loads exactly"
+
+perf record -q -e instructions:u -c $PERIOD -o /tmp/rec.data -- /pmu-loop
+rc=$?
+perf script -i /tmp/rec.data -F ip,sym > /tmp/rec.txt 2> /dev/null
+samples=$(wc -l < /tmp/rec.txt)
+loop=$(grep -c ' _start$' /tmp/rec.txt)
+echo "# $samples samples (expected $((INSNS / PERIOD))), $loop in _start"
+[ "$rc" = 0 ] && [ "$samples" = $((INSNS / PERIOD)) ] &&
+	[ "$loop" -ge $((samples - 1)) ]
+tap $? "perf record -c $PERIOD: one sample per period, in the loop"
+
+# Both threads count instructions and a corrupting event while the
+# workaround is switched on and off: no run fails, none loses an
+# instruction (fixed counter 0 is never multiplexed).
+echo 1 > $HT
+pids=
+for cpu in 0 1; do
+	(for i in 1 2 3 4 5 6 7 8; do
+		taskset -c $cpu perf stat -x, -o /tmp/ht$cpu.$i \
+			-e instructions:u,r81d0:u -- /pmu-loop ||
+			echo fail >> /tmp/ht.fail
+	done) &
+	pids="$pids $!"
+done
+running() {
+	for p in $pids; do
+		kill -0 "$p" 2> /dev/null && return 0
+	done
+	return 1
+}
+toggles=0
+while running; do
+	echo $((toggles % 2)) > $HT || echo fail >> /tmp/ht.fail
+	toggles=$((toggles + 1))
+	sleep 0.2
+done
+wait
+echo 1 > $HT
+ok=0
+[ -e /tmp/ht.fail ] && ok=1
+for f in /tmp/ht0.* /tmp/ht1.*; do
+	[ "$(value instructions:u "$f")" = $INSNS ] || ok=1
+done
+echo "# $toggles switches of $HT during 16 runs"
+tap $ok "ht_bug_workaround switched while both threads count"
+[ "$(cat $HT)" = 1 ]
+tap $? "ht_bug_workaround reads 1 after the switches"
+
+# The sibling goes offline and comes back while events count on all CPUs
+# (perf stat has opened them once its workload runs).
+perf stat -a -x, -o /tmp/hp -e instructions,r81d0 -- \
+	sh -c ': > /tmp/hp.go; sleep 3' &
+pid=$!
+while [ ! -e /tmp/hp.go ]; do
+	sleep 0.1
+done
+echo 0 > $CPU1 && sleep 1 && echo 1 > $CPU1
+ok=$?
+wait $pid
+rc=$?
+echo "# cpu1 online: $(cat $CPU1); instructions $(value instructions /tmp/hp)"
+[ "$ok" = 0 ] && [ "$rc" = 0 ] && [ "$(cat $CPU1)" = 1 ] &&
+	[ "$(value instructions /tmp/hp)" -gt 0 ]
+tap $? "the sibling offline and online while events count"
