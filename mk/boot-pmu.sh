@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Boot the test kernel on an emulated Haswell with the QEMU built by
-# mk/qemu.sh: two hyper-threads of one core, the TCG PMU on (or off, to
-# show the stock behaviour). Console to OUTDIR/console.log, the
+# mk/qemu.sh: two hyper-threads of one core, the TCG PMU and its model of
+# the HT erratum on (or both off, to show the stock behaviour). Console to OUTDIR/console.log, the
 # initramfs' TAP (second serial port) to OUTDIR/tests.log; then the
 # PMU lines of the boot log, the TAP results and a scan of the console
 # for kernel reports. Exit 1 if the guest did not finish its tests, a
@@ -28,6 +28,7 @@ append="$append nmi_watchdog=0 mitigations=off"
 # pmu_tests: the initramfs runs mk/pmu-tests.sh too.
 [ "$pmu" = on ] && append="$append pmu_tests"
 echo "boot-pmu: QEMU (TCG, Haswell, 1 core, 2 threads, pmu=$pmu)"
+flags=-pcid,-x2apic,-tsc-deadline,-invpcid
 start=$(date +%s)
 rc=0
 # -L: a QEMU built from Debian's dfsg source has no firmware of its own.
@@ -38,7 +39,7 @@ timeout --foreground "$limit" "$qemu" \
 	-nodefaults -no-reboot -display none -monitor none \
 	-L /usr/share/qemu -bios /usr/share/qemu/qboot.rom \
 	-machine pc -accel tcg \
-	-cpu "Haswell-noTSX,pmu=$pmu,-pcid,-x2apic,-tsc-deadline,-invpcid" \
+	-cpu "Haswell-noTSX,pmu=$pmu,pmu-ht-erratum=$pmu,$flags" \
 	-smp 2,sockets=1,cores=1,threads=2 -m 2G \
 	-kernel "$kernel" -initrd "$initrd" \
 	-append "$append" \
