@@ -12,7 +12,9 @@
  * attr.config of them and stands for a group of that many events (kernel
  * counters have no group leader to join). Its add() fails with -EAGAIN
  * when fewer counters are free, as a PMU's commit_txn() does when a group
- * does not fit, and counts every call: the groups a pass tried.
+ * does not fit, and counts every call: the groups a pass tried. With
+ * ->txn, add() takes every event of a group transaction and commit_txn()
+ * checks the counters, as x86 does, and counts its calls.
  */
 
 #include <kunit/test.h>
@@ -27,6 +29,9 @@ struct kunit_sched {
 	int			nr_counters;
 	int			used;
 	int			nr_add;
+	bool			txn;
+	bool			in_txn;
+	int			nr_commit;
 	/* The events, in the order they were created */
 	int			nr_events;
 	struct perf_event	*events[KUNIT_SCHED_MAX_EVENTS];
@@ -56,7 +61,7 @@ static int kunit_sched_pmu_add(struct perf_event *event, int flags)
 	int need = event->attr.config;
 
 	ks->nr_add++;
-	if (ks->used + need > ks->nr_counters)
+	if (!ks->in_txn && ks->used + need > ks->nr_counters)
 		return -EAGAIN;
 	ks->used += need;
 	return 0;
@@ -69,6 +74,31 @@ static void kunit_sched_pmu_del(struct perf_event *event, int flags)
 
 static void kunit_sched_pmu_start(struct perf_event *event, int flags)
 {
+}
+
+static void kunit_sched_start_txn(struct pmu *pmu, unsigned int txn_flags)
+{
+	struct kunit_sched *ks = to_kunit_sched(pmu);
+
+	ks->in_txn = ks->txn && (txn_flags & PERF_PMU_TXN_ADD);
+}
+
+static int kunit_sched_commit_txn(struct pmu *pmu)
+{
+	struct kunit_sched *ks = to_kunit_sched(pmu);
+
+	if (!ks->in_txn)
+		return 0;
+	ks->nr_commit++;
+	if (ks->used > ks->nr_counters)
+		return -EAGAIN;
+	ks->in_txn = false;
+	return 0;
+}
+
+static void kunit_sched_cancel_txn(struct pmu *pmu)
+{
+	to_kunit_sched(pmu)->in_txn = false;
 }
 
 static void kunit_sched_pmu_stop(struct perf_event *event, int flags)
@@ -99,6 +129,9 @@ static int kunit_sched_init(struct kunit *test)
 		.start		= kunit_sched_pmu_start,
 		.stop		= kunit_sched_pmu_stop,
 		.read		= kunit_sched_pmu_read,
+		.start_txn	= kunit_sched_start_txn,
+		.commit_txn	= kunit_sched_commit_txn,
+		.cancel_txn	= kunit_sched_cancel_txn,
 		/*
 		 * Rotate only when a test says so: the multiplexing
 		 * hrtimer must not rotate the groups behind its back.
@@ -207,6 +240,7 @@ static void __kunit_sched_pass(void *info)
 			perf_event_set_state(ks->events[i], PERF_EVENT_STATE_INACTIVE);
 	}
 	ks->nr_add = 0;
+	ks->nr_commit = 0;
 	ctx_resched(cpuctx, task_ctx, &ks->pmu, EVENT_ALL | EVENT_CPU);
 	kunit_sched_snapshot(ks);
 	perf_ctx_unlock(cpuctx, task_ctx);
@@ -226,6 +260,7 @@ static void __kunit_sched_rotate(void *info)
 	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
 
 	ks->nr_add = 0;
+	ks->nr_commit = 0;
 	perf_rotate_context(this_cpu_ptr(ks->pmu.cpu_pmu_context));
 	perf_ctx_lock(cpuctx, cpuctx->task_ctx);
 	kunit_sched_snapshot(ks);
@@ -239,6 +274,29 @@ static void kunit_sched_rotate(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, smp_call_function_single(ks->cpu, __kunit_sched_rotate, ks, 1), 0);
 }
 
+/* Each case with a PMU that checks add() and one that checks commit_txn() */
+static const bool kunit_sched_txn_params[] = { false, true };
+
+static void kunit_sched_txn_desc(const bool *txn, char *desc)
+{
+	strscpy(desc, *txn ? "commit_txn" : "add", KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(kunit_sched_txn, kunit_sched_txn_params, kunit_sched_txn_desc);
+
+/*
+ * The groups tried: add() calls, and commit_txn() calls when the PMU
+ * checks there; the counters taken by the groups that are on.
+ */
+static void kunit_sched_expect_tried(struct kunit *test, int tried, int used)
+{
+	struct kunit_sched *ks = test->priv;
+
+	KUNIT_EXPECT_EQ(test, ks->nr_add, tried);
+	KUNIT_EXPECT_EQ(test, ks->nr_commit, ks->txn ? tried : 0);
+	KUNIT_EXPECT_EQ(test, ks->used, used);
+}
+
 /*
  * Groups that all fit go on in one pass, one add() each, and nothing asks
  * for rotation.
@@ -248,10 +306,12 @@ static void sched_flexible_all_fit(struct kunit *test)
 	static const int need[] = { 1, 2, 1 };
 	struct kunit_sched *ks = test->priv;
 
+	ks->txn = *(const bool *)test->param_value;
+
 	kunit_sched_flexible(test, need, ARRAY_SIZE(need));
 	kunit_sched_pass(test);
 	KUNIT_EXPECT_STREQ(test, ks->states, "AAA");
-	KUNIT_EXPECT_EQ(test, ks->nr_add, 3);
+	kunit_sched_expect_tried(test, 3, 4);
 	KUNIT_EXPECT_EQ(test, ks->rotate_necessary, 0);
 	KUNIT_EXPECT_EQ(test, ks->head, 0);
 }
@@ -268,10 +328,12 @@ static void sched_flexible_past_failure(struct kunit *test)
 	static const int need[] = { 3, 2, 1 };
 	struct kunit_sched *ks = test->priv;
 
+	ks->txn = *(const bool *)test->param_value;
+
 	kunit_sched_flexible(test, need, ARRAY_SIZE(need));
 	kunit_sched_pass(test);
 	KUNIT_EXPECT_STREQ(test, ks->states, "A--");
-	KUNIT_EXPECT_EQ(test, ks->nr_add, 2);
+	kunit_sched_expect_tried(test, 2, 3);
 	KUNIT_EXPECT_EQ(test, ks->rotate_necessary, 1);
 }
 
@@ -280,18 +342,21 @@ static void sched_flexible_past_failure(struct kunit *test)
  * counters, as "perf stat" with 24 events multiplexes them. Four go on;
  * every further group fails.
  *
- * Today's behaviour: the pass tries the fifth group and stops, 5 add()s.
+ * Today's behaviour: the pass tries the fifth group and stops: 5 add()
+ * calls, or 5 group transactions.
  */
 static void sched_flexible_long_list(struct kunit *test)
 {
 	struct kunit_sched *ks = test->priv;
 	int i;
 
+	ks->txn = *(const bool *)test->param_value;
+
 	for (i = 0; i < 24; i++)
 		kunit_sched_event(test, 1, false, false);
 	kunit_sched_pass(test);
 	KUNIT_EXPECT_STREQ(test, ks->states, "AAAA--------------------");
-	KUNIT_EXPECT_EQ(test, ks->nr_add, 5);
+	kunit_sched_expect_tried(test, 5, 4);
 	KUNIT_EXPECT_EQ(test, ks->rotate_necessary, 1);
 }
 
@@ -391,9 +456,9 @@ static void sched_flexible_exclusive(struct kunit *test)
 }
 
 static struct kunit_case perf_sched_test_cases[] = {
-	KUNIT_CASE(sched_flexible_all_fit),
-	KUNIT_CASE(sched_flexible_past_failure),
-	KUNIT_CASE(sched_flexible_long_list),
+	KUNIT_CASE_PARAM(sched_flexible_all_fit, kunit_sched_txn_gen_params),
+	KUNIT_CASE_PARAM(sched_flexible_past_failure, kunit_sched_txn_gen_params),
+	KUNIT_CASE_PARAM(sched_flexible_long_list, kunit_sched_txn_gen_params),
 	KUNIT_CASE(sched_pinned_failure_error),
 	KUNIT_CASE(sched_flexible_rotation),
 	KUNIT_CASE(sched_flexible_failing_head),
