@@ -33,7 +33,8 @@ NEED_SOURCE	:= 0
 endif
 STAGED		:= $(B)/linux
 KOUT		:= $(abspath $(B)/kernel)
-FRAGMENT	:= arch/x86/events/.kunitconfig
+# The config fragment as the whole series leaves it (a patch may add to it)
+FRAGMENT	:= $(STAGED)/arch/x86/events/.kunitconfig
 BZIMAGE		:= $(KOUT)/arch/x86/boot/bzImage
 INITRAMFS	:= $(B)/initramfs.cpio.gz
 KST_OUT		:= $(abspath $(B)/kselftest)

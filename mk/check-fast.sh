@@ -85,7 +85,7 @@ done
 # Every file the series adds to the kernel tree: sources, Makefiles,
 # shell scripts, documentation, the KUnit config. The QEMU patches of
 # tools/testing/qemu-pmu/ are checked by QEMU's checkpatch (mk/qemu.sh).
-for f in $(find arch tools Documentation -type f |
+for f in $(find arch kernel tools Documentation -type f |
 	   grep -v -e /build/ -e '^tools/testing/qemu-pmu/' | LC_ALL=C sort); do
 	run_checkpatch "$f" . -f "$f"
 done

@@ -18,9 +18,9 @@
 #    does not cover yet. git format-patch writes the numbered series and
 #    a cover letter (series/cover-letter) to OUTDIR/patches.
 # 3. Proof: git am of OUTDIR/patches onto the pristine base in a fresh
-#    work tree, every prefix of the series compiles arch/x86/events/ with
-#    the test config (bisectability), and checkpatch --strict passes on
-#    every patch.
+#    work tree, every prefix of the series compiles arch/x86/events/ and
+#    kernel/events/ with the test config (bisectability), and checkpatch
+#    --strict passes on every patch.
 set -eu
 
 die() { echo "export: $*" >&2; exit 1; }
@@ -68,7 +68,7 @@ git_id() {
 
 # Every overlay file is introduced by exactly one patch. The QEMU patch
 # series in tools/testing/qemu-pmu/ is no kernel file.
-find arch tools Documentation -type f |
+find arch kernel tools Documentation -type f |
 	grep -v -e /build/ -e '^tools/testing/qemu-pmu/' | LC_ALL=C sort > "$out/overlay.all"
 grep -v -e '^#' -e '^[[:space:]]*$' series/overlay |
 	awk '{ for (i = 2; i <= NF; i++) print $i }' | LC_ALL=C sort > "$out/overlay.claimed"
@@ -236,7 +236,8 @@ printf 'SPDX-%s: GPL-2.0\n' License-Identifier |
 	die "scripts/spdxcheck.py, which checkpatch runs, needs python3 with ply and git" \
 	    "(apt-get install python3-ply python3-git): $(tail -n 1 "$out/spdxcheck.log")"
 
-# Proof 2: every prefix compiles arch/x86/events/ with the test config.
+# Proof 2: every prefix compiles arch/x86/events/ and kernel/events/ with
+# the test config.
 obj=$out/obj
 mkdir -p "$obj"
 i=0
@@ -246,7 +247,7 @@ for c in $(git -C "$am" rev-list --reverse pristine..HEAD); do
 	cp "$fragment" "$obj/.config"
 	make -s -C "$am" O="$obj" ARCH=x86_64 CC="ccache gcc" olddefconfig > /dev/null
 	if ! make -s -C "$am" O="$obj" ARCH=x86_64 CC="ccache gcc" -j"$jobs" \
-	     arch/x86/events/ > "$out/prefix-$i.log" 2>&1; then
+	     arch/x86/events/ kernel/events/ > "$out/prefix-$i.log" 2>&1; then
 		cat "$out/prefix-$i.log" >&2
 		die "prefix $i ($(git -C "$am" log -1 --format=%s)) does not compile"
 	fi

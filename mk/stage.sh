@@ -30,9 +30,9 @@ staged=$(cd "$staged" && pwd)
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/stage.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 
-# Overlay: every file under arch/, tools/ and Documentation/ of the repo,
+# Overlay: every file under arch/, kernel/, tools/ and Documentation/ of the repo,
 # but for the QEMU patch series in tools/testing/qemu-pmu/ (mk/qemu.sh).
-(cd "$repo" && find arch tools Documentation -type f 2>/dev/null |
+(cd "$repo" && find arch kernel tools Documentation -type f 2>/dev/null |
 	grep -v -e '/build/' -e '^tools/testing/qemu-pmu/' |
 	LC_ALL=C sort) > "$scratch/overlay"
 patches=$(grep -v -e '^#' -e '^[[:space:]]*$' "$repo/series/series" 2>/dev/null || true)

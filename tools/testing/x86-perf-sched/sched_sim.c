@@ -40,6 +40,9 @@ static const char usage_text[] =
 "  -n N       iterations (default %d; %d per instance in the -m modes)\n"
 "  -k K       go on past a failing window, passing at most K events per pass\n"
 "             (0: twice the generic counters); default: stop at the first\n"
+"  -j J       go on past a failing window, passing at most J events after the\n"
+"             first failing one (the kernel's bound, PERF_FLEXIBLE_RETRY, 8);\n"
+"             with -k K, at most K events in all\n"
 "  -r POLICY  rotation: rr (round-robin, default), roc (rate-of-change) or\n"
 "             roc-paper (rate-of-change as the paper computes it)\n"
 "  -w 0|1     HT workaround (XSU) on snb, ivb, hsw; default 1\n"
@@ -275,10 +278,13 @@ static void header(const struct sim *s)
 	printf("Scheduler : %s\n", s->algo == SIM_MATCHER ?
 	       "matcher, x86_assign_counters() of arch/x86/events/assign.c" :
 	       "greedy, perf_assign_events() of BASE");
+	if (s->retry)
+		printf("Generic layer : past failing windows, at most %d events after the first\n",
+		       s->retry);
 	if (s->limit)
 		printf("Generic layer : past failing windows, at most %d events per pass\n",
 		       s->limit);
-	else
+	else if (!s->retry)
 		printf("Generic layer : stops at the first failing window\n");
 	printf("Rotation : %s\n", policy_name[s->policy]);
 	if (s->pmu->xsu && s->xsu && s->switch_on)
@@ -372,8 +378,10 @@ static void print_tally(const char *mode, const struct sim *s,
 		whose = "series'";
 		printf("6.12:   greedy, stops at the first failing window%s\n",
 		       s->xsu ? ", 6.12's XSU protocol" : "");
-		printf("series: matcher, past failing windows, at most %d events per pass%s\n",
-		       sim_series_limit(s), s->xsu ? ", the series' XSU protocol" : "");
+		printf("series: matcher, past failing windows, at most %d events %s%s\n",
+		       s->retry ? s->retry : sim_series_limit(s),
+		       s->retry ? "after the first" : "per pass",
+		       s->xsu ? ", the series' XSU protocol" : "");
 	}
 	printf("%46s  %10s\n", name[0], name[1]);
 	if (strcmp(mode, "xsu")) {
@@ -459,7 +467,7 @@ int main(int argc, char **argv)
 	memset(&s, 0, sizeof(s));
 	s.half = true;
 	s.xsu = true;
-	while ((opt = getopt(argc, argv, "p:e:C:R:Mn:k:r:w:S:HPVvm:K:c:s:TlW:Eh")) != -1) {
+	while ((opt = getopt(argc, argv, "p:e:C:R:Mn:k:j:r:w:S:HPVvm:K:c:s:TlW:Eh")) != -1) {
 		switch (opt) {
 		case 'p':
 			pmu_name = optarg;
@@ -494,6 +502,11 @@ int main(int argc, char **argv)
 			s.limit = number(optarg);
 			if (!s.limit)
 				s.limit = -1;
+			break;
+		case 'j':
+			s.retry = number(optarg);
+			if (!s.retry)
+				usage();
 			break;
 		case 'r':
 			if (!strcmp(optarg, "roc"))

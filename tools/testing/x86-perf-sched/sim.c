@@ -255,14 +255,20 @@ int sim_pass(struct sim *s, int tid)
 {
 	int win[SIM_MAX_EVENTS], assign[SIM_MAX_EVENTS], ok[SIM_MAX_EVENTS];
 	struct sim_thread *t = &s->t[tid];
-	int j, n = 0, limit = s->limit ? s->limit : t->n;
+	int j, n = 0, limit = s->limit ? s->limit : t->n, retry = -1;
 	u64 held = 0;
 
 	for (j = 0; j < t->n && j < limit; j++) {
+		/* s->retry: at most that many events past the first failure */
+		if (retry >= 0 && retry-- == 0)
+			break;
 		win[n] = t->list[j];
 		if (schedule(s, tid, win, n + 1, assign)) {
 			n++;
 			memcpy(ok, assign, n * sizeof(*ok));
+		} else if (s->retry) {
+			if (retry < 0)
+				retry = s->retry;
 		} else if (!s->limit) {
 			break;
 		}
@@ -564,10 +570,13 @@ double sim_share(const struct sim *s, int tid)
 
 /*
  * The series' bound with s->versus: at most s->limit events passed down
- * per pass, by default twice the generic counters (-k 0).
+ * per pass, by default twice the generic counters (-k 0); with s->retry
+ * (the kernel's bound) only s->limit, if any.
  */
 int sim_series_limit(const struct sim *s)
 {
+	if (s->retry)
+		return s->limit;
 	return s->limit ? s->limit : 2 * s->pmu->nr_gp;
 }
 
@@ -581,7 +590,7 @@ int sim_series_limit(const struct sim *s)
  */
 void sim_eval(struct sim *s, long iters, struct sim_tally *tl)
 {
-	int placed[SIM_NR_ALGOS], limit = s->limit, a, tid;
+	int placed[SIM_NR_ALGOS], limit = s->limit, retry = s->retry, a, tid;
 	int series = sim_series_limit(s);
 	double share[SIM_NR_ALGOS];
 	bool base = s->base;
@@ -590,6 +599,7 @@ void sim_eval(struct sim *s, long iters, struct sim_tally *tl)
 		s->algo = a;
 		if (s->versus) {
 			s->limit = a == SIM_SERIES ? series : 0;
+			s->retry = a == SIM_SERIES ? retry : 0;
 			s->base = a == SIM_612;
 		}
 		sim_reset(s);
@@ -612,6 +622,7 @@ void sim_eval(struct sim *s, long iters, struct sim_tally *tl)
 		tl->stale[a] += s->stale;
 	}
 	s->limit = limit;
+	s->retry = retry;
 	s->base = base;
 
 	tl->instances++;

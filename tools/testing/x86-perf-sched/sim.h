@@ -127,6 +127,8 @@ struct sim {
 	enum sim_policy		policy;
 	int			limit;		/* events per pass; 0: stop at a failure */
 						/* (versus: the series', 0: 2 * nr_gp) */
+	int			retry;		/* events tried past the first failure */
+						/* (the kernel's bound); 0: no such bound */
 	int			nr_threads;	/* 2: sibling hyper-threads */
 	bool			xsu;		/* ht_bug_workaround on */
 	bool			half;		/* gpmax / 2 with an exclusive event */

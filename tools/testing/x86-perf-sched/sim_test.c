@@ -1088,6 +1088,30 @@ static void test_starvation(void)
 	       100 * roc);
 }
 
+/*
+ * The kernel's bound, -j J (PERF_FLEXIBLE_RETRY): at most J events past
+ * the first failure. 0x1, 0x1, 0x1, 0x2 on two counters: the second
+ * fails, the third fails too, the fourth fits but is the second event
+ * past the failure.
+ */
+static void test_kernel_bound(void)
+{
+	static const u64 bound[] = { 0x1, 0x1, 0x1, 0x2 };
+	struct sim *s = setup("gp2", SIM_GREEDY);
+	int n[2];
+
+	masks(s, 0, bound, 4);
+	s->retry = 1;
+	sim_reset(s);
+	n[0] = sim_pass(s, 0);
+	s->retry = 2;
+	sim_reset(s);
+	n[1] = sim_pass(s, 0);
+	result(n[0] == 1 && n[1] == 2,
+	       "sim: gp2, 0x1,0x1,0x1,0x2: -j 1 stops before the 0x2 (%d), -j 2 places it (%d)",
+	       n[0], n[1]);
+}
+
 void sim_tests(const char *sched_sim)
 {
 	test_tables();
@@ -1108,4 +1132,5 @@ void sim_tests(const char *sched_sim)
 	test_phases();
 	test_starvation();
 	test_cli(sched_sim);
+	test_kernel_bound();
 }
