@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # The tests of the boot on the emulated Haswell (mk/boot-pmu.sh; QEMU with
 # tools/testing/qemu-pmu/): Debian's unmodified perf on hardware events.
-# Exact counts of /pmu-loop (mk/pmu-loop.S), samples through the PMI, the
+# Exact counts of the test program (mk/pmu-loop.S), samples through the PMI, the
 # HT erratum workaround switched while events run on both threads, the
-# erratum with the workaround off and on, and a CPU hotplug cycle of the
-# sibling. TAP on standard output.
+# erratum with the workaround off and on, a CPU hotplug cycle of the
+# sibling, and multiplexing past a group that does not fit. TAP on
+# standard output. LOOP names the test program (default /pmu-loop).
+LOOP=${LOOP:-/pmu-loop}
 N=1000000
 INSNS=$((3 * N + 4))
 BRANCHES=$((N + 1))
@@ -43,10 +45,15 @@ exact() {
 echo 100000 > /proc/sys/kernel/perf_event_max_sample_rate
 echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent
 
-echo "TAP version 13"
-echo "1..6"
+# share EVENT FILE: the share of the time EVENT ran, in percent
+share() {
+	awk -F, -v e="$1" '$3 == e { print $5 }' "$2"
+}
 
-perf stat -x, -o /tmp/stat -e instructions:u,branches:u,r81d0:u -- /pmu-loop
+echo "TAP version 13"
+echo "1..7"
+
+perf stat -x, -o /tmp/stat -e instructions:u,branches:u,r81d0:u -- "$LOOP"
 rc=$?
 ok=0
 exact instructions:u /tmp/stat $INSNS || ok=1
@@ -54,7 +61,7 @@ exact branches:u /tmp/stat $BRANCHES || ok=1
 exact r81d0:u /tmp/stat $LOADS || ok=1
 tap $((rc | ok)) "perf stat counts the loop's instructions, branches, loads exactly"
 
-perf record -q -e instructions:u -c $PERIOD -o /tmp/rec.data -- /pmu-loop
+perf record -q -e instructions:u -c $PERIOD -o /tmp/rec.data -- "$LOOP"
 rc=$?
 perf script -i /tmp/rec.data -F ip,sym > /tmp/rec.txt 2> /dev/null
 samples=$(wc -l < /tmp/rec.txt)
@@ -72,7 +79,7 @@ pids=
 for cpu in 0 1; do
 	(for i in 1 2 3 4 5 6 7 8; do
 		taskset -c $cpu perf stat -x, -o /tmp/ht$cpu.$i \
-			-e instructions:u,r81d0:u -- /pmu-loop ||
+			-e instructions:u,r81d0:u -- "$LOOP" ||
 			echo fail >> /tmp/ht.fail
 	done) &
 	pids="$pids $!"
@@ -118,7 +125,7 @@ for ht in 0 1; do
 	while [ ! -e /tmp/sib.go ]; do
 		sleep 0.1
 	done
-	taskset -c 0 perf stat -x, -e r81d0:u -o /tmp/main$ht -- /pmu-loop ||
+	taskset -c 0 perf stat -x, -e r81d0:u -o /tmp/main$ht -- "$LOOP" ||
 		ok=1
 	wait $pid || ok=1
 	main=$(value r81d0:u /tmp/main$ht)
@@ -150,3 +157,18 @@ echo "# cpu1 online: $(cat $CPU1); instructions $(value instructions /tmp/hp)"
 [ "$ok" = 0 ] && [ "$rc" = 0 ] && [ "$(cat $CPU1)" = 1 ] &&
 	[ "$(value instructions /tmp/hp)" -gt 0 ]
 tap $? "the sibling offline and online while events count"
+
+# Multiplexing (series patch "perf/core: Go on past a flexible group that
+# does not fit"): three flexible groups of 3, 2 and 1 events on the four
+# generic counters of each CPU, rotated every 4 ms. 6.12 stops each pass
+# at the group that does not fit: the groups run 2/3, 1/3 and 2/3 of the
+# time. Going on past it puts the third group on in every pass.
+perf stat -a -x, -o /tmp/mux -e '{r00c4,r00c5,r01c2},{r02c2,r01c4},r04c4' \
+	-- sleep 2
+rc=$?
+a=$(share r00c4 /tmp/mux)
+b=$(share r02c2 /tmp/mux)
+c=$(share r04c4 /tmp/mux)
+echo "# running: groups of 3, 2, 1 events: $a%, $b%, $c%"
+[ "$rc" = 0 ] && awk -v c="$c" 'BEGIN { exit !(c >= 99) }'
+tap $? "multiplexing: the group of one runs all the time past the group of two"
