@@ -23,7 +23,9 @@ console=$out/console.log
 tests=$out/tests.log
 rm -f "$console" "$tests"
 
-append="console=ttyS0 panic=-1 oops=panic kunit_shutdown=none"
+# initramfs_async=0: the initramfs is unpacked before the KUnit suites
+# run, so that its messages do not cut into their KTAP.
+append="console=ttyS0 panic=-1 oops=panic kunit_shutdown=none initramfs_async=0"
 append="$append nmi_watchdog=0 mitigations=off"
 # pmu_tests: the initramfs runs mk/pmu-tests.sh too.
 [ "$pmu" = on ] && append="$append pmu_tests"
