@@ -12,9 +12,9 @@
  * fields that intel_pmu_init() and intel_ds_init() set for the format),
  * gets a DS area and a PEBS buffer of its own and writes records into the
  * buffer as the CPU would. The driver works on this CPU's cpu_hw_events:
- * pebs_cpu_enter() disables preemption, saves them and points their DS
- * area at the test's; pebs_cpu_exit() puts them back as they were and
- * enables preemption again. Code in between may neither sleep nor fail an
+ * pebs_cpu_enter() disables preemption, saves and clears them and points
+ * their DS area at the test's; pebs_cpu_exit() puts them back as they were
+ * and enables preemption again. Code in between may neither sleep nor fail an
  * assertion; what the tests check is read after pebs_cpu_exit(). Without a
  * registered PMU driver (that is when fake_pmu_install() lets a test run)
  * nothing else uses cpu_hw_events.
@@ -283,10 +283,14 @@ static void pebs_cpu_enter(struct pebs_test *t)
 	cpuc = this_cpu_ptr(&cpu_hw_events);
 	memcpy(t->saved, cpuc, sizeof(*cpuc));
 
-	/* intel_pmu_cpu_starting(), and the PMU disabled as in a PMI */
+	/*
+	 * No event, no PEBS state, as after intel_pmu_cpu_starting(); the
+	 * PMU disabled, as in a PMI.
+	 */
+	memset(cpuc, 0, sizeof(*cpuc));
+	cpuc->pmu = t->saved->pmu;
 	cpuc->ds = t->ds;
 	cpuc->pebs_record_size = x86_pmu.pebs_record_size;
-	cpuc->enabled = 0;
 }
 
 static void pebs_cpu_exit(struct pebs_test *t)
@@ -715,28 +719,36 @@ static void pebs_drain_fmt3_two_events(struct kunit *test)
 
 /*
  * The drain of adaptive records, basic group only and basic + memory
- * info: as for format 3, the time from each record's TSC, the last record
- * through perf_event_overflow(), the same count arithmetic; the address
- * from the memory info group.
+ * info, on a generic and on a fixed counter: as for format 3, the time
+ * from each record's TSC, the last record through perf_event_overflow(),
+ * the same count arithmetic; the address from the memory info group. The
+ * reload value of fixed counter n is pebs_event_reset[8 + n] in format 4.
  */
 static void pebs_drain_adaptive(struct kunit *test)
 {
-	static const u64 types[] = {
-		PERF_SAMPLE_IP | PERF_SAMPLE_TIME,
-		PERF_SAMPLE_IP | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR,
+	static const struct {
+		u64	sample_type;
+		int	idx;
+		int	reset;
+	} cases[] = {
+		{ PERF_SAMPLE_IP | PERF_SAMPLE_TIME, 3, 3 },
+		{ PERF_SAMPLE_IP | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR, 3, 3 },
+		{ PERF_SAMPLE_IP | PERF_SAMPLE_TIME, INTEL_PMC_IDX_FIXED + 1,
+		  MAX_PEBS_EVENTS_FMT4 + 1 },
 	};
 	int c, i, n = 4;
 
-	for (c = 0; c < ARRAY_SIZE(types); c++) {
+	for (c = 0; c < ARRAY_SIZE(cases); c++) {
 		struct pebs_test *t = pebs_test_install(test, 4);
+		int idx = cases[c].idx;
 		struct perf_sample_data data = {};
 		struct perf_event *event;
 		u64 cfg, old;
 
-		event = pebs_test_pebs_event(test, 3, types[c]);
+		event = pebs_test_pebs_event(test, idx, cases[c].sample_type);
 		cfg = pebs_update_adaptive_cfg(event);
 		for (i = 0; i < n; i++)
-			pebs_test_write_adaptive(t, cfg, BIT_ULL(3), i);
+			pebs_test_write_adaptive(t, cfg, BIT_ULL(idx), i);
 
 		pebs_cpu_enter(t);
 		pebs_test_start(event);
@@ -745,17 +757,22 @@ static void pebs_drain_adaptive(struct kunit *test)
 		intel_pmu_drain_pebs_icl(&t->iregs, &data);
 		pebs_cpu_exit(t);
 
-		KUNIT_EXPECT_EQ_MSG(test, t->n_samples, n, "type %d", c);
-		KUNIT_EXPECT_EQ_MSG(test, t->n_output, n - 1, "type %d", c);
-		KUNIT_EXPECT_EQ_MSG(test, t->n_overflow, 1, "type %d", c);
-		KUNIT_EXPECT_EQ_MSG(test, t->n_times, n, "type %d", c);
+		KUNIT_EXPECT_EQ_MSG(test, t->pebs_enabled, BIT_ULL(idx),
+				    "case %d", c);
+		KUNIT_EXPECT_EQ_MSG(test, t->ds->pebs_event_reset[cases[c].reset],
+				    -PEBS_TEST_PERIOD & x86_pmu.cntval_mask,
+				    "case %d", c);
+		KUNIT_EXPECT_EQ_MSG(test, t->n_samples, n, "case %d", c);
+		KUNIT_EXPECT_EQ_MSG(test, t->n_output, n - 1, "case %d", c);
+		KUNIT_EXPECT_EQ_MSG(test, t->n_overflow, 1, "case %d", c);
+		KUNIT_EXPECT_EQ_MSG(test, t->n_times, n, "case %d", c);
 		pebs_expect_samples(test, event, 0, 0, n, true);
-		pebs_expect_count(test, event, old, t->counter[3], n, 0);
+		pebs_expect_count(test, event, old, t->counter[idx], n, 0);
 		for (i = 0; i < n; i++)
 			KUNIT_EXPECT_EQ_MSG(test, t->samples[i].addr,
 					    cfg & PEBS_DATACFG_MEMINFO ?
 					    PEBS_TEST_ADDR(i) : 0,
-					    "type %d sample %d", c, i);
+					    "case %d sample %d", c, i);
 	}
 }
 
