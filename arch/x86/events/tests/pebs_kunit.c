@@ -1,0 +1,836 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of PEBS on synthetic DS buffers.
+ *
+ * #included at the end of arch/x86/events/intel/ds.c, so it drives the
+ * driver's own code: the setup of a PEBS event, intel_pmu_hw_config()
+ * (through fake_pmu_intel_hw_config()) and intel_pmu_pebs_enable() with
+ * pebs_update_threshold(), and the drains, intel_pmu_drain_pebs_nhm() for
+ * PEBS format 3 and intel_pmu_drain_pebs_icl() for adaptive PEBS.
+ *
+ * A test installs a fake PEBS PMU (fake_pmu_install() and the x86_pmu
+ * fields that intel_pmu_init() and intel_ds_init() set for the format),
+ * gets a DS area and a PEBS buffer of its own and writes records into the
+ * buffer as the CPU would. The driver works on this CPU's cpu_hw_events:
+ * pebs_cpu_enter() disables preemption, saves and clears them and points
+ * their DS area at the test's; pebs_cpu_exit() puts them back as they were
+ * and enables preemption again. Code in between may neither sleep nor fail an
+ * assertion; what the tests check is read after pebs_cpu_exit(). Without a
+ * registered PMU driver (that is when fake_pmu_install() lets a test run)
+ * nothing else uses cpu_hw_events.
+ *
+ * Static stubs replace the hardware seams, for the test's thread only:
+ *  - intel_pmu_pebs_read_counter(): the counter read of an auto-reload
+ *    event returns what the test put in pebs_test.counter[];
+ *  - pebs_tsc_to_time(): a record's TSC becomes PEBS_TEST_TIME(tsc), a
+ *    clock that is not the TSC, so that a sample's time can only come
+ *    from its own record;
+ *  - intel_pmu_pebs_output() and intel_pmu_pebs_overflow(): each sample is
+ *    recorded in pebs_test.samples[] with the path it took.
+ *
+ * What the driver would write to MSRs is left out where the setup is
+ * modelled (pebs_test_start()); nothing here reaches a wrmsr or rdpmc.
+ */
+
+#include "fake_pmu.h"
+
+#define PEBS_TEST_MAX_SAMPLES	64
+#define PEBS_TEST_PERIOD	100003ULL
+/* the sched_clock() time of a TSC, as the stubbed conversion has it */
+#define PEBS_TEST_TIME(tsc)	(2 * (tsc) + 1000000000ULL)
+#define PEBS_TEST_TSC(i)	(5000000ULL + 1009 * (i))
+#define PEBS_TEST_IP(i)		(0xffffffff81000000ULL + 0x10 * (i))
+#define PEBS_TEST_ADDR(i)	(0xffff888000100000ULL + 0x40 * (i))
+#define PEBS_TEST_EVENT		0x01c0	/* INST_RETIRED.PREC_DIST */
+
+/* Skylake: PEBS format 3 on the 4 generic counters; 3 fixed counters */
+static const struct fake_pmu_desc pebs_skl_pmu = {
+	.cntr_mask		= 0xf,
+	.fixed_cntr_mask	= 0x7,
+};
+
+/* Ice Lake: adaptive PEBS (format 4, baseline) on 8 generic, 4 fixed */
+static const struct fake_pmu_desc pebs_icl_pmu = {
+	.cntr_mask		= 0xff,
+	.fixed_cntr_mask	= 0xf,
+};
+
+/**
+ * struct pebs_test_sample - a sample as it left the driver
+ * @event: its event
+ * @overflow: through perf_event_overflow() rather than perf_event_output()
+ * @sample_flags: perf_sample_data.sample_flags
+ * @time: perf_sample_data.time, 0 unless PERF_SAMPLE_TIME is in @sample_flags
+ * @period: perf_sample_data.period
+ * @addr: perf_sample_data.addr, 0 unless PERF_SAMPLE_ADDR is in @sample_flags
+ * @ip: the sample's regs->ip
+ */
+struct pebs_test_sample {
+	struct perf_event	*event;
+	bool			overflow;
+	u64			sample_flags;
+	u64			time;
+	u64			period;
+	u64			addr;
+	u64			ip;
+};
+
+/**
+ * struct pebs_test - the state of one test, in test->priv
+ * @ds: the DS area that this CPU's cpu_hw_events point at in the window
+ * @buffer: the PEBS buffer of @ds, x86_pmu.pebs_buffer_size bytes
+ * @saved: this CPU's cpu_hw_events as pebs_cpu_enter() found them
+ * @cpu: the CPU of the last window
+ * @iregs: the interrupted registers a drain in the PMI gets
+ * @counter: what the stubbed counter read returns, per counter index
+ * @pebs_enabled: cpuc->pebs_enabled at pebs_cpu_exit()
+ * @pebs_record_size: cpuc->pebs_record_size at pebs_cpu_exit()
+ * @n_reads: calls of the counter read
+ * @n_times: calls of the TSC conversion
+ * @n_output: samples through intel_pmu_pebs_output()
+ * @n_overflow: samples through intel_pmu_pebs_overflow()
+ * @n_samples: entries of @samples
+ * @samples: the samples in the order they left the driver
+ */
+struct pebs_test {
+	struct debug_store	*ds;
+	void			*buffer;
+	struct cpu_hw_events	*saved;
+	int			cpu;
+	struct pt_regs		iregs;
+	u64			counter[X86_PMC_IDX_MAX];
+	u64			pebs_enabled;
+	int			pebs_record_size;
+	unsigned int		n_reads;
+	unsigned int		n_times;
+	unsigned int		n_output;
+	unsigned int		n_overflow;
+	unsigned int		n_samples;
+	struct pebs_test_sample	samples[PEBS_TEST_MAX_SAMPLES];
+};
+
+static struct pebs_test *pebs_test_of_current(void)
+{
+	return kunit_get_current_test()->priv;
+}
+
+static u64 pebs_test_read_counter(struct hw_perf_event *hwc)
+{
+	struct pebs_test *t = pebs_test_of_current();
+
+	t->n_reads++;
+	return t->counter[hwc->idx];
+}
+
+static bool pebs_test_tsc_to_time(u64 tsc, u64 *time)
+{
+	struct pebs_test *t = pebs_test_of_current();
+
+	t->n_times++;
+	*time = PEBS_TEST_TIME(tsc);
+	return true;
+}
+
+static void pebs_test_record(struct perf_event *event,
+			     struct perf_sample_data *data,
+			     struct pt_regs *regs, bool overflow)
+{
+	struct pebs_test *t = pebs_test_of_current();
+	struct pebs_test_sample *s;
+
+	if (t->n_samples == PEBS_TEST_MAX_SAMPLES)
+		return;
+
+	s = &t->samples[t->n_samples++];
+	s->event = event;
+	s->overflow = overflow;
+	s->sample_flags = data->sample_flags;
+	s->time = data->sample_flags & PERF_SAMPLE_TIME ? data->time : 0;
+	s->period = data->period;
+	s->addr = data->sample_flags & PERF_SAMPLE_ADDR ? data->addr : 0;
+	s->ip = regs->ip;
+}
+
+static void pebs_test_output(struct perf_event *event,
+			     struct perf_sample_data *data,
+			     struct pt_regs *regs)
+{
+	pebs_test_of_current()->n_output++;
+	pebs_test_record(event, data, regs, false);
+}
+
+static int pebs_test_overflow(struct perf_event *event,
+			      struct perf_sample_data *data,
+			      struct pt_regs *regs)
+{
+	pebs_test_of_current()->n_overflow++;
+	pebs_test_record(event, data, regs, true);
+	return 0;
+}
+
+/*
+ * A PEBS PMU of @format (3: Skylake, 4: Ice Lake with adaptive PEBS), as
+ * intel_pmu_init() and intel_ds_init() describe it, with a DS area and a
+ * PEBS buffer as alloc_ds_buffer() and alloc_pebs_buffer() set them up,
+ * and the stubs in place.
+ */
+static struct pebs_test *pebs_test_install(struct kunit *test, int format)
+{
+	struct pebs_test *t = test->priv;
+	unsigned long base;
+	size_t max;
+
+	memset(t, 0, sizeof(*t));
+	fake_pmu_install(test, format < 4 ? &pebs_skl_pmu : &pebs_icl_pmu);
+
+	x86_pmu.version = format < 4 ? 4 : 5;
+	x86_pmu.cntval_bits = 48;
+	x86_pmu.cntval_mask = BIT_ULL(48) - 1;
+	x86_pmu.max_period = x86_pmu.cntval_mask >> 1;
+	x86_pmu.config_mask = X86_RAW_EVENT_MASK;
+	x86_pmu.pebs = 1;
+	x86_pmu.pebs_active = 1;
+	x86_pmu.pebs_buffer_size = PEBS_BUFFER_SIZE;
+	x86_pmu.pebs_events_mask = x86_pmu.cntr_mask64;
+	x86_pmu.large_pebs_flags = LARGE_PEBS_FLAGS | PERF_SAMPLE_TIME;
+	x86_pmu.intel_cap.pebs_format = format;
+	if (format < 4) {
+		x86_pmu.pebs_record_size = sizeof(struct pebs_record_skl);
+		x86_pmu.drain_pebs = intel_pmu_drain_pebs_nhm;
+	} else {
+		x86_pmu.intel_cap.pebs_baseline = 1;
+		x86_pmu.pebs_record_size = sizeof(struct pebs_basic);
+		x86_pmu.drain_pebs = intel_pmu_drain_pebs_icl;
+		x86_pmu.large_pebs_flags |= PERF_SAMPLE_BRANCH_STACK;
+		x86_pmu.flags |= PMU_FL_PEBS_ALL;
+		x86_pmu.pebs_capable = ~0ULL;
+	}
+
+	t->ds = kunit_kzalloc(test, sizeof(*t->ds), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t->ds);
+	t->buffer = kunit_kzalloc(test, x86_pmu.pebs_buffer_size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t->buffer);
+	t->saved = kunit_kzalloc(test, sizeof(*t->saved), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t->saved);
+
+	base = (unsigned long)t->buffer;
+	max = x86_pmu.pebs_record_size *
+	      (x86_pmu.pebs_buffer_size / x86_pmu.pebs_record_size);
+	t->ds->pebs_buffer_base = base;
+	t->ds->pebs_index = base;
+	t->ds->pebs_absolute_maximum = base + max;
+
+	t->iregs.ip = PEBS_TEST_IP(1000);
+	t->iregs.cs = __KERNEL_CS;
+
+	kunit_activate_static_stub(test, intel_pmu_pebs_read_counter,
+				   pebs_test_read_counter);
+	kunit_activate_static_stub(test, pebs_tsc_to_time,
+				   pebs_test_tsc_to_time);
+	kunit_activate_static_stub(test, intel_pmu_pebs_output,
+				   pebs_test_output);
+	kunit_activate_static_stub(test, intel_pmu_pebs_overflow,
+				   pebs_test_overflow);
+	return t;
+}
+
+/*
+ * A sampling event on counter @idx with a fixed period, configured by
+ * intel_pmu_hw_config(). The period is set up as perf_event_alloc() does.
+ * Its type is the core PMU's, as for a raw event.
+ */
+static struct perf_event *pebs_test_event(struct kunit *test, int idx,
+					  u64 sample_type, u8 precise_ip)
+{
+	struct event_constraint c = {
+		.code		= PEBS_TEST_EVENT,
+		.idxmsk64	= BIT_ULL(idx),
+	};
+	struct perf_event *event;
+	struct hw_perf_event *hwc;
+
+	event = &fake_pmu_event_alloc(test, &c, idx)->event;
+	hwc = &event->hw;
+	event->attr.type = event->pmu->type;
+	event->attr.size = sizeof(event->attr);
+	event->attr.sample_period = PEBS_TEST_PERIOD;
+	event->attr.sample_type = sample_type;
+	event->attr.precise_ip = precise_ip;
+
+	hwc->sample_period = PEBS_TEST_PERIOD;
+	hwc->last_period = hwc->sample_period;
+	local64_set(&hwc->period_left, hwc->sample_period);
+
+	return event;
+}
+
+static struct perf_event *pebs_test_pebs_event(struct kunit *test, int idx,
+					       u64 sample_type)
+{
+	struct perf_event *event = pebs_test_event(test, idx, sample_type, 2);
+
+	KUNIT_ASSERT_EQ(test, fake_pmu_intel_hw_config(event), 0);
+	event->hw.idx = idx;
+	return event;
+}
+
+static void pebs_cpu_enter(struct pebs_test *t)
+{
+	struct cpu_hw_events *cpuc;
+
+	preempt_disable();
+	t->cpu = smp_processor_id();
+	cpuc = this_cpu_ptr(&cpu_hw_events);
+	memcpy(t->saved, cpuc, sizeof(*cpuc));
+
+	/*
+	 * No event, no PEBS state, as after intel_pmu_cpu_starting(); the
+	 * PMU disabled, as in a PMI.
+	 */
+	memset(cpuc, 0, sizeof(*cpuc));
+	cpuc->pmu = t->saved->pmu;
+	cpuc->ds = t->ds;
+	cpuc->pebs_record_size = x86_pmu.pebs_record_size;
+}
+
+static void pebs_cpu_exit(struct pebs_test *t)
+{
+	struct cpu_hw_events *cpuc = this_cpu_ptr(&cpu_hw_events);
+
+	t->pebs_enabled = cpuc->pebs_enabled;
+	t->pebs_record_size = cpuc->pebs_record_size;
+	memcpy(cpuc, t->saved, sizeof(*cpuc));
+	preempt_enable();
+}
+
+/*
+ * What x86_pmu_add() and x86_pmu_start() do for a PEBS event, in the
+ * window: intel_pmu_pebs_add() without the sched_task callback of a
+ * registered PMU (perf_sched_cb_inc()), prev_count at -period as
+ * x86_perf_event_set_period() leaves it, and intel_pmu_pebs_enable(). With
+ * adaptive PEBS the record layout changes first, as intel_pmu_pebs_enable()
+ * changes it, less the write of MSR_PEBS_DATA_CFG.
+ */
+static void pebs_test_start(struct perf_event *event)
+{
+	struct cpu_hw_events *cpuc = this_cpu_ptr(&cpu_hw_events);
+	struct hw_perf_event *hwc = &event->hw;
+	bool needed_cb = pebs_needs_sched_cb(cpuc);
+	u64 cfg;
+
+	cpuc->n_pebs++;
+	if (hwc->flags & PERF_X86_EVENT_LARGE_PEBS)
+		cpuc->n_large_pebs++;
+	if (cpuc->n_pebs == 1)
+		cpuc->pebs_data_cfg = PEBS_UPDATE_DS_SW;
+	if (needed_cb != pebs_needs_sched_cb(cpuc))
+		cpuc->pebs_data_cfg |= PEBS_UPDATE_DS_SW;
+	if (x86_pmu.intel_cap.pebs_baseline) {
+		cfg = pebs_update_adaptive_cfg(event);
+		if (cfg & ~cpuc->pebs_data_cfg)
+			cpuc->pebs_data_cfg |= cfg | PEBS_UPDATE_DS_SW;
+
+		cfg = cpuc->pebs_data_cfg & ~PEBS_UPDATE_DS_SW;
+		if (cfg != cpuc->active_pebs_data_cfg) {
+			adaptive_pebs_record_size_update();
+			cpuc->active_pebs_data_cfg = cfg;
+		}
+	}
+
+	local64_set(&hwc->prev_count, (u64)-local64_read(&hwc->period_left));
+	cpuc->events[hwc->idx] = event;
+	__set_bit(hwc->idx, cpuc->active_mask);
+
+	intel_pmu_pebs_enable(event);
+}
+
+/* the counter of @event, @n events after its last reload to -period */
+static void pebs_test_set_counter(struct pebs_test *t,
+				  struct perf_event *event, u64 n)
+{
+	t->counter[event->hw.idx] = (n - event->hw.sample_period) &
+				    x86_pmu.cntval_mask;
+}
+
+/* a format 3 record of the counters @status, at the index of the buffer */
+static void pebs_test_write_skl(struct pebs_test *t, u64 status, int i)
+{
+	struct pebs_record_skl *rec = (void *)(unsigned long)t->ds->pebs_index;
+
+	memset(rec, 0, sizeof(*rec));
+	rec->flags = X86_EFLAGS_FIXED;
+	rec->ip = PEBS_TEST_IP(i) + 1;
+	rec->real_ip = PEBS_TEST_IP(i);
+	rec->status = status;
+	rec->dla = PEBS_TEST_ADDR(i);
+	rec->tsc = PEBS_TEST_TSC(i);
+	t->ds->pebs_index += sizeof(*rec);
+}
+
+/* an adaptive record of the groups @cfg for the counters @counters */
+static void pebs_test_write_adaptive(struct pebs_test *t, u64 cfg,
+				     u64 counters, int i)
+{
+	struct pebs_basic *basic = (void *)(unsigned long)t->ds->pebs_index;
+	struct pebs_meminfo *meminfo = (void *)(basic + 1);
+	size_t size = sizeof(*basic);
+
+	memset(basic, 0, sizeof(*basic));
+	if (cfg & PEBS_DATACFG_MEMINFO) {
+		memset(meminfo, 0, sizeof(*meminfo));
+		meminfo->address = PEBS_TEST_ADDR(i);
+		size += sizeof(*meminfo);
+	}
+	basic->format_group = cfg;
+	basic->format_size = size;
+	basic->ip = PEBS_TEST_IP(i);
+	basic->applicable_counters = counters;
+	basic->tsc = PEBS_TEST_TSC(i);
+	t->ds->pebs_index += size;
+}
+
+/* the samples @first.. of @event are records @rec.. in order */
+static void pebs_expect_samples(struct kunit *test, struct perf_event *event,
+				unsigned int first, int rec, unsigned int n,
+				bool overflow_last)
+{
+	struct pebs_test *t = test->priv;
+	unsigned int i;
+
+	KUNIT_ASSERT_LE(test, first + n, t->n_samples);
+	for (i = 0; i < n; i++) {
+		struct pebs_test_sample *s = &t->samples[first + i];
+
+		KUNIT_EXPECT_PTR_EQ_MSG(test, s->event, event, "sample %u", i);
+		KUNIT_EXPECT_TRUE_MSG(test, s->sample_flags & PERF_SAMPLE_TIME,
+				      "sample %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, s->time,
+				    PEBS_TEST_TIME(PEBS_TEST_TSC(rec + i)),
+				    "sample %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, s->period, event->hw.sample_period,
+				    "sample %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, s->ip, PEBS_TEST_IP(rec + i),
+				    "sample %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, s->overflow,
+				    overflow_last && i == n - 1,
+				    "sample %u", i);
+	}
+}
+
+/* the count update of intel_pmu_save_and_restart_reload() */
+static void pebs_expect_count(struct kunit *test, struct perf_event *event,
+			      u64 old, u64 new, int records, u64 before)
+{
+	int shift = 64 - x86_pmu.cntval_bits;
+	s64 n = (s64)(new << shift) >> shift;
+	s64 o = (s64)(old << shift) >> shift;
+
+	KUNIT_EXPECT_EQ(test, (u64)local64_read(&event->count),
+			before + n - o + records * event->hw.sample_period);
+	KUNIT_EXPECT_EQ(test, (u64)local64_read(&event->hw.prev_count), new);
+	KUNIT_EXPECT_EQ(test, local64_read(&event->hw.period_left), -n);
+}
+
+/*
+ * intel_pmu_hw_config() gives a PEBS event auto-reload when it has a fixed
+ * period and either no wakeup_events or a watermark, and large PEBS when
+ * also every sample_type bit is one a record provides for the format.
+ */
+static void pebs_hw_config_large_pebs(struct kunit *test)
+{
+	static const struct {
+		const char	*name;
+		u64		sample_type;
+		bool		freq;
+		bool		use_clockid;
+		u32		wakeup_events;
+		bool		watermark;
+		u8		precise_ip;
+		unsigned int	flags;
+	} cases[] = {
+		{ "ip tid time", PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+		  PERF_SAMPLE_TIME, .precise_ip = 2,
+		  .flags = PERF_X86_EVENT_AUTO_RELOAD |
+			   PERF_X86_EVENT_LARGE_PEBS },
+		{ "addr period", PERF_SAMPLE_IP | PERF_SAMPLE_ADDR |
+		  PERF_SAMPLE_PERIOD, .precise_ip = 1,
+		  .flags = PERF_X86_EVENT_AUTO_RELOAD |
+			   PERF_X86_EVENT_LARGE_PEBS },
+		{ "callchain", PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN,
+		  .precise_ip = 2, .flags = PERF_X86_EVENT_AUTO_RELOAD },
+		{ "read", PERF_SAMPLE_IP | PERF_SAMPLE_READ,
+		  .precise_ip = 2, .flags = PERF_X86_EVENT_AUTO_RELOAD },
+		{ "clockid time", PERF_SAMPLE_IP | PERF_SAMPLE_TIME,
+		  .use_clockid = true, .precise_ip = 2,
+		  .flags = PERF_X86_EVENT_AUTO_RELOAD },
+		{ "clockid no time", PERF_SAMPLE_IP, .use_clockid = true,
+		  .precise_ip = 2,
+		  .flags = PERF_X86_EVENT_AUTO_RELOAD |
+			   PERF_X86_EVENT_LARGE_PEBS },
+		{ "freq", PERF_SAMPLE_IP | PERF_SAMPLE_TIME, .freq = true,
+		  .precise_ip = 2 },
+		{ "wakeup_events", PERF_SAMPLE_IP | PERF_SAMPLE_TIME,
+		  .wakeup_events = 1, .precise_ip = 2 },
+		{ "wakeup_watermark", PERF_SAMPLE_IP | PERF_SAMPLE_TIME,
+		  .wakeup_events = 4096, .watermark = true, .precise_ip = 2,
+		  .flags = PERF_X86_EVENT_AUTO_RELOAD |
+			   PERF_X86_EVENT_LARGE_PEBS },
+		{ "not precise", PERF_SAMPLE_IP | PERF_SAMPLE_TIME },
+	};
+	const unsigned int pebs_flags = PERF_X86_EVENT_AUTO_RELOAD |
+					PERF_X86_EVENT_LARGE_PEBS;
+	int i;
+
+	pebs_test_install(test, 3);
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct perf_event *event;
+
+		event = pebs_test_event(test, 0, cases[i].sample_type,
+					cases[i].precise_ip);
+		event->attr.freq = cases[i].freq;
+		if (cases[i].freq)
+			event->attr.sample_freq = 4000;
+		event->attr.use_clockid = cases[i].use_clockid;
+		event->attr.wakeup_events = cases[i].wakeup_events;
+		event->attr.watermark = cases[i].watermark;
+
+		KUNIT_EXPECT_EQ_MSG(test, fake_pmu_intel_hw_config(event), 0,
+				    "%s", cases[i].name);
+		KUNIT_EXPECT_EQ_MSG(test, event->hw.flags & pebs_flags,
+				    cases[i].flags, "%s", cases[i].name);
+		KUNIT_EXPECT_EQ_MSG(test,
+				    !!(event->attach_state &
+				       PERF_ATTACH_SCHED_CB),
+				    !!(cases[i].flags &
+				       PERF_X86_EVENT_LARGE_PEBS),
+				    "%s", cases[i].name);
+	}
+}
+
+/*
+ * pebs_update_threshold(), format 3: with only large PEBS events the
+ * threshold leaves one record per PEBS counter below the end of the
+ * buffer; one event without large PEBS brings it down to one record.
+ * intel_pmu_pebs_enable() arms the reload value -period.
+ */
+static void pebs_threshold_fmt3(struct kunit *test)
+{
+	struct pebs_test *t = pebs_test_install(test, 3);
+	size_t size = sizeof(struct pebs_record_skl);
+	unsigned long base = t->ds->pebs_buffer_base;
+	u64 large, mixed, reset = -PEBS_TEST_PERIOD & x86_pmu.cntval_mask;
+	struct perf_event *ev0, *ev1;
+
+	ev0 = pebs_test_pebs_event(test, 0, PERF_SAMPLE_IP | PERF_SAMPLE_TIME);
+	ev1 = pebs_test_pebs_event(test, 1, PERF_SAMPLE_IP |
+				   PERF_SAMPLE_CALLCHAIN);
+	KUNIT_ASSERT_TRUE(test, ev0->hw.flags & PERF_X86_EVENT_LARGE_PEBS);
+	KUNIT_ASSERT_FALSE(test, ev1->hw.flags & PERF_X86_EVENT_LARGE_PEBS);
+
+	pebs_cpu_enter(t);
+	pebs_test_start(ev0);
+	large = t->ds->pebs_interrupt_threshold;
+	pebs_test_start(ev1);
+	mixed = t->ds->pebs_interrupt_threshold;
+	pebs_cpu_exit(t);
+
+	KUNIT_EXPECT_EQ(test, t->ds->pebs_absolute_maximum,
+			base + size * (PEBS_BUFFER_SIZE / size));
+	KUNIT_EXPECT_EQ(test, large, t->ds->pebs_absolute_maximum - 4 * size);
+	/* 64 KiB hold 327 records; the PMI comes after 323 */
+	KUNIT_EXPECT_EQ(test, (large - base) / size, 323);
+	KUNIT_EXPECT_EQ(test, mixed, base + size);
+	KUNIT_EXPECT_EQ(test, t->ds->pebs_event_reset[0], reset);
+	KUNIT_EXPECT_EQ(test, t->ds->pebs_event_reset[1], reset);
+	KUNIT_EXPECT_EQ(test, t->pebs_enabled, 0x3);
+}
+
+/*
+ * pebs_update_threshold(), adaptive PEBS: the record size follows the
+ * groups the events need, and with PMU_FL_PEBS_ALL the threshold leaves a
+ * record for each generic and each fixed counter.
+ */
+static void pebs_threshold_adaptive(struct kunit *test)
+{
+	static const struct {
+		u64	sample_type;
+		u64	cfg;
+		size_t	size;
+	} cases[] = {
+		{ PERF_SAMPLE_IP | PERF_SAMPLE_TIME, 0,
+		  sizeof(struct pebs_basic) },
+		{ PERF_SAMPLE_IP | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR,
+		  PEBS_DATACFG_MEMINFO,
+		  sizeof(struct pebs_basic) + sizeof(struct pebs_meminfo) },
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct pebs_test *t = pebs_test_install(test, 4);
+		unsigned long base = t->ds->pebs_buffer_base;
+		struct perf_event *event;
+
+		event = pebs_test_pebs_event(test, 0, cases[i].sample_type);
+		KUNIT_ASSERT_TRUE(test,
+				  event->hw.flags & PERF_X86_EVENT_LARGE_PEBS);
+		KUNIT_EXPECT_EQ(test, pebs_update_adaptive_cfg(event),
+				cases[i].cfg);
+
+		pebs_cpu_enter(t);
+		pebs_test_start(event);
+		pebs_cpu_exit(t);
+
+		KUNIT_EXPECT_EQ_MSG(test, t->pebs_record_size, cases[i].size,
+				    "case %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, t->ds->pebs_interrupt_threshold,
+				    base + PEBS_BUFFER_SIZE -
+				    (8 + 4) * cases[i].size, "case %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, event->hw.config &
+				    ICL_EVENTSEL_ADAPTIVE,
+				    ICL_EVENTSEL_ADAPTIVE, "case %d", i);
+	}
+}
+
+/*
+ * The drain of format 3 records in the PMI: one sample per record, in
+ * buffer order, each with the time of its own record's TSC and the period
+ * as its weight; all but the last through perf_event_output(), the last
+ * through perf_event_overflow(). The count grows by the counter delta plus
+ * one period per record, as if every record were one overflow.
+ */
+static void pebs_drain_fmt3(struct kunit *test)
+{
+	struct pebs_test *t = pebs_test_install(test, 3);
+	struct perf_sample_data data = {};
+	struct perf_event *event;
+	u64 old;
+	int i, n = 5;
+
+	event = pebs_test_pebs_event(test, 2, PERF_SAMPLE_IP |
+				     PERF_SAMPLE_TID | PERF_SAMPLE_TIME);
+
+	for (i = 0; i < n; i++)
+		pebs_test_write_skl(t, BIT_ULL(2), i);
+
+	pebs_cpu_enter(t);
+	pebs_test_start(event);
+	old = local64_read(&event->hw.prev_count);
+	pebs_test_set_counter(t, event, 7);
+	intel_pmu_drain_pebs_nhm(&t->iregs, &data);
+	pebs_cpu_exit(t);
+
+	KUNIT_EXPECT_EQ(test, old, -PEBS_TEST_PERIOD);
+	KUNIT_EXPECT_EQ(test, t->ds->pebs_index, t->ds->pebs_buffer_base);
+	KUNIT_EXPECT_EQ(test, t->n_samples, n);
+	KUNIT_EXPECT_EQ(test, t->n_output, n - 1);
+	KUNIT_EXPECT_EQ(test, t->n_overflow, 1);
+	KUNIT_EXPECT_EQ(test, t->n_times, n);
+	KUNIT_EXPECT_EQ(test, t->n_reads, 1);
+	pebs_expect_samples(test, event, 0, 0, n, true);
+	pebs_expect_count(test, event, old, t->counter[2], n, 0);
+	KUNIT_EXPECT_EQ(test, (u64)local64_read(&event->count),
+			n * PEBS_TEST_PERIOD + 7);
+}
+
+/*
+ * A drain outside the PMI (no iregs: context switch, pmu::read) outputs
+ * every record, the last one too; an empty buffer only updates the count
+ * by the counter delta.
+ */
+static void pebs_drain_fmt3_no_pmi(struct kunit *test)
+{
+	struct pebs_test *t = pebs_test_install(test, 3);
+	struct perf_sample_data data = {};
+	struct perf_event *event;
+	u64 mid;
+	int i, n = 3;
+
+	event = pebs_test_pebs_event(test, 0, PERF_SAMPLE_IP |
+				     PERF_SAMPLE_TIME);
+	for (i = 0; i < n; i++)
+		pebs_test_write_skl(t, BIT_ULL(0), i);
+
+	pebs_cpu_enter(t);
+	pebs_test_start(event);
+	pebs_test_set_counter(t, event, 11);
+	intel_pmu_drain_pebs_nhm(NULL, &data);
+	mid = t->counter[0];
+	pebs_test_set_counter(t, event, 40);
+	intel_pmu_drain_pebs_nhm(NULL, &data);
+	pebs_cpu_exit(t);
+
+	KUNIT_EXPECT_EQ(test, t->n_samples, n);
+	KUNIT_EXPECT_EQ(test, t->n_output, n);
+	KUNIT_EXPECT_EQ(test, t->n_overflow, 0);
+	KUNIT_EXPECT_EQ(test, t->n_reads, 2);
+	pebs_expect_samples(test, event, 0, 0, n, false);
+	pebs_expect_count(test, event, mid, t->counter[0], 0,
+			  n * PEBS_TEST_PERIOD + 11);
+	KUNIT_EXPECT_EQ(test, (u64)local64_read(&event->count),
+			n * PEBS_TEST_PERIOD + 40);
+}
+
+/*
+ * Two events whose records interleave: each gets its own records, but
+ * one event after the other, not in the order of the TSCs; the last
+ * record of each event goes through perf_event_overflow().
+ */
+static void pebs_drain_fmt3_two_events(struct kunit *test)
+{
+	struct pebs_test *t = pebs_test_install(test, 3);
+	struct perf_sample_data data = {};
+	struct perf_event *ev0, *ev1;
+	u64 type = PERF_SAMPLE_IP | PERF_SAMPLE_TIME;
+	int i;
+
+	ev0 = pebs_test_pebs_event(test, 0, type);
+	ev1 = pebs_test_pebs_event(test, 1, type);
+	for (i = 0; i < 6; i++)
+		pebs_test_write_skl(t, BIT_ULL(i & 1), i);
+
+	pebs_cpu_enter(t);
+	pebs_test_start(ev0);
+	pebs_test_start(ev1);
+	pebs_test_set_counter(t, ev0, 1);
+	pebs_test_set_counter(t, ev1, 2);
+	intel_pmu_drain_pebs_nhm(&t->iregs, &data);
+	pebs_cpu_exit(t);
+
+	KUNIT_ASSERT_EQ(test, t->n_samples, 6);
+	KUNIT_EXPECT_EQ(test, t->n_overflow, 2);
+	for (i = 0; i < 6; i++) {
+		struct pebs_test_sample *s = &t->samples[i];
+		int rec = i < 3 ? 2 * i : 2 * (i - 3) + 1;
+
+		KUNIT_EXPECT_PTR_EQ_MSG(test, s->event, i < 3 ? ev0 : ev1,
+					"sample %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, s->time,
+				    PEBS_TEST_TIME(PEBS_TEST_TSC(rec)),
+				    "sample %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, s->overflow, i == 2 || i == 5,
+				    "sample %d", i);
+	}
+	KUNIT_EXPECT_EQ(test, (u64)local64_read(&ev0->count),
+			3 * PEBS_TEST_PERIOD + 1);
+	KUNIT_EXPECT_EQ(test, (u64)local64_read(&ev1->count),
+			3 * PEBS_TEST_PERIOD + 2);
+}
+
+/*
+ * The drain of adaptive records, basic group only and basic + memory
+ * info, on a generic and on a fixed counter: as for format 3, the time
+ * from each record's TSC, the last record through perf_event_overflow(),
+ * the same count arithmetic; the address from the memory info group. The
+ * reload value of fixed counter n is pebs_event_reset[8 + n] in format 4.
+ */
+static void pebs_drain_adaptive(struct kunit *test)
+{
+	static const struct {
+		u64	sample_type;
+		int	idx;
+		int	reset;
+	} cases[] = {
+		{ PERF_SAMPLE_IP | PERF_SAMPLE_TIME, 3, 3 },
+		{ PERF_SAMPLE_IP | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR, 3, 3 },
+		{ PERF_SAMPLE_IP | PERF_SAMPLE_TIME, INTEL_PMC_IDX_FIXED + 1,
+		  MAX_PEBS_EVENTS_FMT4 + 1 },
+	};
+	int c, i, n = 4;
+
+	for (c = 0; c < ARRAY_SIZE(cases); c++) {
+		struct pebs_test *t = pebs_test_install(test, 4);
+		int idx = cases[c].idx;
+		struct perf_sample_data data = {};
+		struct perf_event *event;
+		u64 cfg, old;
+
+		event = pebs_test_pebs_event(test, idx, cases[c].sample_type);
+		cfg = pebs_update_adaptive_cfg(event);
+		for (i = 0; i < n; i++)
+			pebs_test_write_adaptive(t, cfg, BIT_ULL(idx), i);
+
+		pebs_cpu_enter(t);
+		pebs_test_start(event);
+		old = local64_read(&event->hw.prev_count);
+		pebs_test_set_counter(t, event, 5);
+		intel_pmu_drain_pebs_icl(&t->iregs, &data);
+		pebs_cpu_exit(t);
+
+		KUNIT_EXPECT_EQ_MSG(test, t->pebs_enabled, BIT_ULL(idx),
+				    "case %d", c);
+		KUNIT_EXPECT_EQ_MSG(test, t->ds->pebs_event_reset[cases[c].reset],
+				    -PEBS_TEST_PERIOD & x86_pmu.cntval_mask,
+				    "case %d", c);
+		KUNIT_EXPECT_EQ_MSG(test, t->n_samples, n, "case %d", c);
+		KUNIT_EXPECT_EQ_MSG(test, t->n_output, n - 1, "case %d", c);
+		KUNIT_EXPECT_EQ_MSG(test, t->n_overflow, 1, "case %d", c);
+		KUNIT_EXPECT_EQ_MSG(test, t->n_times, n, "case %d", c);
+		pebs_expect_samples(test, event, 0, 0, n, true);
+		pebs_expect_count(test, event, old, t->counter[idx], n, 0);
+		for (i = 0; i < n; i++)
+			KUNIT_EXPECT_EQ_MSG(test, t->samples[i].addr,
+					    cfg & PEBS_DATACFG_MEMINFO ?
+					    PEBS_TEST_ADDR(i) : 0,
+					    "case %d sample %d", c, i);
+	}
+}
+
+/* x86_pmu and this CPU's cpu_hw_events are as they were after a test. */
+static void pebs_restores_state(struct kunit *test)
+{
+	struct x86_pmu *pmu = kunit_kzalloc(test, sizeof(*pmu), GFP_KERNEL);
+	struct perf_sample_data data = {};
+	struct perf_event *event;
+	struct pebs_test *t;
+	bool same;
+
+	KUNIT_ASSERT_NOT_NULL(test, pmu);
+	memcpy(pmu, &x86_pmu, sizeof(*pmu));
+	t = pebs_test_install(test, 3);
+	event = pebs_test_pebs_event(test, 0, PERF_SAMPLE_IP);
+	pebs_test_write_skl(t, BIT_ULL(0), 0);
+
+	pebs_cpu_enter(t);
+	pebs_test_start(event);
+	intel_pmu_drain_pebs_nhm(&t->iregs, &data);
+	pebs_cpu_exit(t);
+
+	/* nothing but the test touches cpu_hw_events without a PMU driver */
+	same = !memcmp(per_cpu_ptr(&cpu_hw_events, t->cpu), t->saved,
+		       sizeof(*t->saved));
+	KUNIT_EXPECT_TRUE(test, same);
+	KUNIT_EXPECT_PTR_NE(test, per_cpu(cpu_hw_events, t->cpu).ds, t->ds);
+
+	fake_pmu_uninstall(test);
+	same = !memcmp(pmu, &x86_pmu, sizeof(*pmu));
+	KUNIT_EXPECT_TRUE(test, same);
+}
+
+static int pebs_test_init(struct kunit *test)
+{
+	test->priv = kunit_kzalloc(test, sizeof(struct pebs_test), GFP_KERNEL);
+	if (!test->priv)
+		return -ENOMEM;
+	return 0;
+}
+
+static struct kunit_case pebs_test_cases[] = {
+	KUNIT_CASE(pebs_hw_config_large_pebs),
+	KUNIT_CASE(pebs_threshold_fmt3),
+	KUNIT_CASE(pebs_threshold_adaptive),
+	KUNIT_CASE(pebs_drain_fmt3),
+	KUNIT_CASE(pebs_drain_fmt3_no_pmi),
+	KUNIT_CASE(pebs_drain_fmt3_two_events),
+	KUNIT_CASE(pebs_drain_adaptive),
+	KUNIT_CASE(pebs_restores_state),
+	{}
+};
+
+static struct kunit_suite pebs_test_suite = {
+	.name = "perf_x86_intel_pebs",
+	.init = pebs_test_init,
+	.test_cases = pebs_test_cases,
+};
+
+kunit_test_suite(pebs_test_suite);
