@@ -434,7 +434,8 @@ static void pebs_expect_count(struct kunit *test, struct perf_event *event,
 /*
  * intel_pmu_hw_config() gives a PEBS event auto-reload when it has a fixed
  * period and either no wakeup_events or a watermark, and large PEBS when
- * also every sample_type bit is one a record provides for the format.
+ * also every sample_type bit is one a record provides for the format and
+ * the event has no aux action nor aux sampling (0d5eb14c1e2e, backported).
  */
 static void pebs_hw_config_large_pebs(struct kunit *test)
 {
@@ -445,6 +446,8 @@ static void pebs_hw_config_large_pebs(struct kunit *test)
 		bool		use_clockid;
 		u32		wakeup_events;
 		bool		watermark;
+		u32		aux_sample_size;
+		bool		aux_pause;
 		u8		precise_ip;
 		unsigned int	flags;
 	} cases[] = {
@@ -475,6 +478,12 @@ static void pebs_hw_config_large_pebs(struct kunit *test)
 		  .wakeup_events = 4096, .watermark = true, .precise_ip = 2,
 		  .flags = PERF_X86_EVENT_AUTO_RELOAD |
 			   PERF_X86_EVENT_LARGE_PEBS },
+		{ "aux sample", PERF_SAMPLE_IP | PERF_SAMPLE_TIME,
+		  .aux_sample_size = 4096, .precise_ip = 2,
+		  .flags = PERF_X86_EVENT_AUTO_RELOAD },
+		{ "aux pause", PERF_SAMPLE_IP | PERF_SAMPLE_TIME,
+		  .aux_pause = true, .precise_ip = 2,
+		  .flags = PERF_X86_EVENT_AUTO_RELOAD },
 		{ "not precise", PERF_SAMPLE_IP | PERF_SAMPLE_TIME },
 	};
 	const unsigned int pebs_flags = PERF_X86_EVENT_AUTO_RELOAD |
@@ -494,6 +503,8 @@ static void pebs_hw_config_large_pebs(struct kunit *test)
 		event->attr.use_clockid = cases[i].use_clockid;
 		event->attr.wakeup_events = cases[i].wakeup_events;
 		event->attr.watermark = cases[i].watermark;
+		event->attr.aux_sample_size = cases[i].aux_sample_size;
+		event->attr.aux_pause = cases[i].aux_pause;
 
 		KUNIT_EXPECT_EQ_MSG(test, fake_pmu_intel_hw_config(event), 0,
 				    "%s", cases[i].name);
