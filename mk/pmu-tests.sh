@@ -5,7 +5,8 @@
 # Exact counts of the test program (mk/pmu-loop.S), samples through the PMI, the
 # HT erratum workaround switched while events run on both threads, the
 # erratum with the workaround off and on, a CPU hotplug cycle of the
-# sibling, and multiplexing past a group that does not fit. TAP on
+# sibling, the workaround following it, and multiplexing past a group
+# that does not fit. TAP on
 # standard output. LOOP names the test program (default /pmu-loop).
 LOOP=${LOOP:-/pmu-loop}
 N=1000000
@@ -51,7 +52,7 @@ share() {
 }
 
 echo "TAP version 13"
-echo "1..7"
+echo "1..8"
 
 perf stat -x, -o /tmp/stat -e instructions:u,branches:u,r81d0:u -- "$LOOP"
 rc=$?
@@ -157,6 +158,36 @@ echo "# cpu1 online: $(cat $CPU1); instructions $(value instructions /tmp/hp)"
 [ "$ok" = 0 ] && [ "$rc" = 0 ] && [ "$(cat $CPU1)" = 1 ] &&
 	[ "$(value instructions /tmp/hp)" -gt 0 ]
 tap $? "the sibling offline and online while events count"
+
+# The workaround applies to a core only while both its threads are online
+# (and the switch is on): four corrupting events (r81d0:u) of /pmu-loop on
+# CPU 0, on its four generic counters. With CPU 1 offline all four count
+# all the time, exactly; with it online at most two run at once (the half
+# rule), so their shares of the time add up to at most 200%; with it online
+# and the switch off, all four count all the time again.
+smt() {
+	taskset -c 0 perf stat -x, -o /tmp/smt$1 \
+		-e r81d0:u,r81d0:u,r81d0:u,r81d0:u -- "$LOOP" || echo fail
+	awk -F, -v n=$LOADS '$3 == "r81d0:u" { c++; s += $5
+		if ($1 != n || $5 != "100.00") part = 1 }
+		END { printf "%d %.2f %s\n", c, s, part ? "scaled" : "exact" }' \
+		/tmp/smt$1
+}
+ok=0
+echo 0 > $CPU1 || ok=1
+off=$(smt off)
+echo 1 > $CPU1 || ok=1
+on=$(smt on)
+echo 0 > $HT
+nowa=$(smt nowa)
+echo 1 > $HT
+echo "# r81d0:u x4 on CPU 0 (events, sum of shares %, counts):" \
+	"cpu1 offline: $off; online: $on; online, switch off: $nowa"
+[ "$off" = "4 400.00 exact" ] && [ "$nowa" = "4 400.00 exact" ] || ok=1
+set -- $on
+[ "$1" = 4 ] && awk -v s="$2" 'BEGIN { exit !(s > 0 && s <= 200.05) }' ||
+	ok=1
+tap $ok "the workaround follows SMT: all counters with cpu1 offline, half online"
 
 # Multiplexing (series patch "perf/core: Go on past a flexible group that
 # does not fit"): three flexible groups of 3, 2 and 1 events on the four
