@@ -41,6 +41,11 @@
  * turn resets its states, schedules its events out and runs a pass, with
  * no rotation. Not modelled there: a sibling's exclusive events that
  * ran while it was off count as present in that tick's pass of thread 0.
+ * A window with a corrupting event that fails while the sibling holds
+ * more than half of the generic counters marks its thread starving for
+ * two ticks (intel_excl_starve()); the sibling keeps to half while it
+ * lasts, and when it begins the sibling runs a pass (without rotating) at
+ * the start of the next tick, before the rotations: the IPI.
  *
  * With s->base, the model is 6.12's (BASE's) as it is, around either
  * assigner: the fast path does not count the generic counters, so events
@@ -114,6 +119,8 @@ void sim_reset(struct sim *s)
 		t->scheduled = 0;
 		t->xsu_excl = 0;
 		t->xsu_shared = 0;
+		t->starve_until = 0;
+		t->resched = false;
 		for (e = 0; e < t->n; e++) {
 			ev = &t->ev[e];
 			t->list[e] = e;
@@ -150,6 +157,27 @@ static bool sibling_exclusive(const struct sim *s, int tid)
 }
 
 /*
+ * The series' intel_excl_starve(): a failed window of thread @tid with a
+ * corrupting event, while the sibling holds more than half of the generic
+ * counters, marks @tid starving for two ticks (the lease, renewed by each
+ * such failure) and, when the starving begins, asks the sibling for a
+ * pass, which it runs at the start of the next tick, before rotating
+ * (sim_tick()): the IPI.
+ */
+static void starve(struct sim *s, int tid)
+{
+	struct sim_thread *t = &s->t[tid], *sib = &s->t[tid ^ 1];
+	u64 gp = (1ULL << s->pmu->nr_gp) - 1;
+
+	if (2 * hweight64((sib->xsu_excl | sib->xsu_shared) & gp) <=
+	    s->pmu->nr_gp)
+		return;
+	if (t->starve_until <= s->iter)
+		sib->resched = true;
+	t->starve_until = s->iter + 2;
+}
+
+/*
  * x86_schedule_events() for the events @win[0..n-1] of thread @tid, the
  * last one new. On success, their counters into @assign.
  */
@@ -183,7 +211,8 @@ static bool schedule(struct sim *s, int tid, const int *win, int n,
 	}
 
 	gpmax = s->pmu->nr_gp;
-	if (xsu && s->half && (excl || sibling_exclusive(s, tid)))
+	if (xsu && s->half && (excl || sibling_exclusive(s, tid) ||
+			       (!s->base && sib->starve_until > s->iter)))
 		gpmax /= 2;
 	if (s->pmu->pair)
 		gpmax -= nr_pair;
@@ -222,9 +251,14 @@ static bool schedule(struct sim *s, int tid, const int *win, int n,
 				t->xsu_excl &= ~BIT_ULL(ev->idx);
 				t->xsu_shared &= ~BIT_ULL(ev->idx);
 			}
+			if (xsu && !s->base && s->half && excl)
+				starve(s, tid);
 			return false;
 		}
 	}
+
+	if (xsu && !s->base && excl)
+		t->starve_until = 0;
 
 	if (xsu) {
 		/* the series: from all counters unused, at the first commit */
@@ -528,6 +562,15 @@ void sim_tick(struct sim *s)
 	struct sim_thread *t;
 	int tid;
 
+	/* the sibling's requests of the last tick have arrived */
+	for (tid = 0; tid < s->nr_threads; tid++) {
+		t = &s->t[tid];
+		if (!t->resched || !xsu_on(s))
+			continue;
+		t->resched = false;
+		sched_out(s, tid);
+		sim_pass(s, tid);
+	}
 	for (tid = 0; tid < s->nr_threads; tid++) {
 		t = &s->t[tid];
 		if (!s->iter) {

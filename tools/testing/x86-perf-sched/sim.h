@@ -119,6 +119,8 @@ struct sim_thread {
 	int			scheduled;	/* events on counters */
 	u64			xsu_excl;	/* states[tid]: EXCLUSIVE */
 	u64			xsu_shared;	/* states[tid]: SHARED */
+	long			starve_until;	/* starving[tid], until this tick */
+	bool			resched;	/* the sibling asked for a pass */
 };
 
 struct sim {

@@ -508,6 +508,45 @@ static void test_ch8(void)
 }
 
 /*
+ * The gap, as the series' KUnit xsu_fairness_no_gap: HT0's four other
+ * events take the four counters first, HT1's corrupting event finds none.
+ * 6.12 never runs it; in the series HT1 starves at tick 0 and asks HT0 for
+ * a pass, which HT0 runs at the start of tick 1 under the half rule: the
+ * corrupting event runs from tick 1 on, HT0's four events half the time.
+ */
+static void test_no_gap(void)
+{
+	static const u64 ht0[] = { 0x5320cc, 0x530024, 0x530104, 0x530084 };
+	static const u64 ht1[] = { 0x5381d0 };
+	int a, base, e;
+	long runs0;
+	struct sim *s;
+	bool ok;
+
+	for (base = 0; base < 2; base++) {
+		for (a = 0; a < SIM_NR_ALGOS; a++) {
+			s = setup("hsw", a);
+			s->nr_threads = 2;
+			s->base = base;
+			codes(s, 0, ht0, 4);
+			codes(s, 1, ht1, 1);
+			sim_reset(s);
+			sim_run(s, 1000);
+			runs0 = 0;
+			for (e = 0; e < 4; e++)
+				runs0 += s->t[0].ev[e].runs;
+			ok = s->t[1].ev[0].runs == (base ? 0 : 999) &&
+			     !s->corrupted &&
+			     runs0 == (base ? 4000 : 4 + 2 * 999);
+			result(ok,
+			       "sim: the gap, %s, %s: HT1's 0x81d0 %ld of 1000 ticks, HT0's four %ld event-ticks",
+			       base ? "6.12 (-P)" : "series", a ? "matcher" : "greedy",
+			       s->t[1].ev[0].runs, runs0);
+		}
+	}
+}
+
+/*
  * The XSU invariant over random sibling lists, and its breach by 6.12's
  * put; in the series no fast path over gpmax and no stale state, in 6.12
  * both.
@@ -1122,6 +1161,7 @@ void sim_tests(const char *sched_sim)
 	test_moved_released();
 	test_fast_path();
 	test_ch8();
+	test_no_gap();
 	test_xsu_invariant();
 	test_exhaustive();
 	test_matroid();
