@@ -5,8 +5,9 @@
 # Exact counts of the test program (mk/pmu-loop.S), samples through the PMI, the
 # HT erratum workaround switched while events run on both threads, the
 # erratum with the workaround off and on, a CPU hotplug cycle of the
-# sibling, the workaround following it, and multiplexing past a group
-# that does not fit. TAP on
+# sibling, the workaround following it, multiplexing past a group that
+# does not fit, and a corrupting event next to a sibling that holds every
+# counter without multiplexing. TAP on
 # standard output. LOOP names the test program (default /pmu-loop).
 LOOP=${LOOP:-/pmu-loop}
 N=1000000
@@ -52,7 +53,7 @@ share() {
 }
 
 echo "TAP version 13"
-echo "1..8"
+echo "1..9"
 
 perf stat -x, -o /tmp/stat -e instructions:u,branches:u,r81d0:u -- "$LOOP"
 rc=$?
@@ -203,3 +204,26 @@ c=$(share r04c4 /tmp/mux)
 echo "# running: groups of 3, 2, 1 events: $a%, $b%, $c%"
 [ "$rc" = 0 ] && awk -v c="$c" 'BEGIN { exit !(c >= 99) }'
 tap $? "multiplexing: the group of one runs all the time past the group of two"
+
+# No starvation (series patch "perf/x86/intel: Let a starving corrupting
+# event make its sibling keep to half the counters"): four other events
+# take CPU 1's four generic counters, fit, and never multiplex; then a
+# corrupting event on CPU 0, its sibling, finds no counter. In 6.12 it
+# never ran (<not counted>). Now CPU 1 reschedules under the half rule at
+# once, and the event runs from CPU 0's next rotation (4 ms).
+rm -f /tmp/gap.go
+perf stat -C 1 -x, -o /tmp/gap1 -e r00c4,r00c5,r01c2,r02c2 -- \
+	sh -c ': > /tmp/gap.go; sleep 3' &
+pid=$!
+while [ ! -e /tmp/gap.go ]; do
+	sleep 0.1
+done
+perf stat -C 0 -x, -o /tmp/gap0 -e r81d0 -- sleep 1
+rc=$?
+wait $pid
+g=$(share r81d0 /tmp/gap0)
+echo "# r81d0 on CPU 0 next to four events on CPU 1: running $g%;" \
+	"CPU 1's: $(share r00c4 /tmp/gap1)% $(share r00c5 /tmp/gap1)%" \
+	"$(share r01c2 /tmp/gap1)% $(share r02c2 /tmp/gap1)%"
+[ "$rc" = 0 ] && awk -v g="$g" 'BEGIN { exit !(g >= 50) }'
+tap $? "a corrupting event next to a sibling holding every counter runs"
