@@ -460,6 +460,20 @@ static void test_fast_path(void)
 	}
 }
 
+/* Sibling threads on hsw: @n0 events @ht0 on HT0, @n1 @ht1 on HT1 */
+static struct sim *siblings(int algo, bool base, const u64 *ht0, int n0,
+			    const u64 *ht1, int n1)
+{
+	struct sim *s = setup("hsw", algo);
+
+	s->nr_threads = 2;
+	s->base = base;
+	codes(s, 0, ht0, n0);
+	codes(s, 1, ht1, n1);
+	sim_reset(s);
+	return s;
+}
+
 /*
  * Thesis ch. 8 (Fig. 8.4), as the series' KUnit xsu_fairness_ch8: HT0's
  * four corrupting events ran on the four counters while the workaround
@@ -479,13 +493,8 @@ static void test_ch8(void)
 
 	for (base = 0; base < 2; base++) {
 		for (a = 0; a < SIM_NR_ALGOS; a++) {
-			s = setup("hsw", a);
-			s->nr_threads = 2;
-			s->base = base;
+			s = siblings(a, base, ht0, 4, ht1, 1);
 			s->switch_on = 1;
-			codes(s, 0, ht0, 4);
-			codes(s, 1, ht1, 1);
-			sim_reset(s);
 			sim_run(s, 841);
 			/* tick 0, workaround off: everything, HT1 corrupted */
 			want0 = base ? 841 : 1 + 420;
@@ -525,12 +534,7 @@ static void test_no_gap(void)
 
 	for (base = 0; base < 2; base++) {
 		for (a = 0; a < SIM_NR_ALGOS; a++) {
-			s = setup("hsw", a);
-			s->nr_threads = 2;
-			s->base = base;
-			codes(s, 0, ht0, 4);
-			codes(s, 1, ht1, 1);
-			sim_reset(s);
+			s = siblings(a, base, ht0, 4, ht1, 1);
 			sim_run(s, 1000);
 			runs0 = 0;
 			for (e = 0; e < 4; e++)
