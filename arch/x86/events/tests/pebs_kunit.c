@@ -417,18 +417,21 @@ static void pebs_expect_samples(struct kunit *test, struct perf_event *event,
 	}
 }
 
-/* the count update of intel_pmu_save_and_restart_reload() */
+/*
+ * After intel_pmu_save_and_restart_reload(): the event counted @count in
+ * all, and its counter, read last @since events after its last reload, is
+ * the new prev_count, @since into a period of sample_period.
+ */
 static void pebs_expect_count(struct kunit *test, struct perf_event *event,
-			      u64 old, u64 new, int records, u64 before)
+			      u64 count, u64 since)
 {
-	int shift = 64 - x86_pmu.cntval_bits;
-	s64 n = (s64)(new << shift) >> shift;
-	s64 o = (s64)(old << shift) >> shift;
+	u64 period = event->hw.sample_period;
 
-	KUNIT_EXPECT_EQ(test, (u64)local64_read(&event->count),
-			before + n - o + records * event->hw.sample_period);
-	KUNIT_EXPECT_EQ(test, (u64)local64_read(&event->hw.prev_count), new);
-	KUNIT_EXPECT_EQ(test, local64_read(&event->hw.period_left), -n);
+	KUNIT_EXPECT_EQ(test, (u64)local64_read(&event->count), count);
+	KUNIT_EXPECT_EQ(test, (u64)local64_read(&event->hw.prev_count),
+			(since - period) & x86_pmu.cntval_mask);
+	KUNIT_EXPECT_EQ(test, local64_read(&event->hw.period_left),
+			period - since);
 }
 
 /*
@@ -639,9 +642,7 @@ static void pebs_drain_fmt3(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->n_times, n);
 	KUNIT_EXPECT_EQ(test, t->n_reads, 1);
 	pebs_expect_samples(test, event, 0, 0, n, true);
-	pebs_expect_count(test, event, old, t->counter[2], n, 0);
-	KUNIT_EXPECT_EQ(test, (u64)local64_read(&event->count),
-			n * PEBS_TEST_PERIOD + 7);
+	pebs_expect_count(test, event, n * PEBS_TEST_PERIOD + 7, 7);
 }
 
 /*
@@ -666,7 +667,7 @@ static void pebs_drain_fmt3_no_pmi(struct kunit *test)
 	pebs_test_start(event);
 	pebs_test_set_counter(t, event, 11);
 	intel_pmu_drain_pebs_nhm(NULL, &data);
-	mid = t->counter[0];
+	mid = local64_read(&event->count);
 	pebs_test_set_counter(t, event, 40);
 	intel_pmu_drain_pebs_nhm(NULL, &data);
 	pebs_cpu_exit(t);
@@ -676,10 +677,8 @@ static void pebs_drain_fmt3_no_pmi(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->n_overflow, 0);
 	KUNIT_EXPECT_EQ(test, t->n_reads, 2);
 	pebs_expect_samples(test, event, 0, 0, n, false);
-	pebs_expect_count(test, event, mid, t->counter[0], 0,
-			  n * PEBS_TEST_PERIOD + 11);
-	KUNIT_EXPECT_EQ(test, (u64)local64_read(&event->count),
-			n * PEBS_TEST_PERIOD + 40);
+	KUNIT_EXPECT_EQ(test, mid, n * PEBS_TEST_PERIOD + 11);
+	pebs_expect_count(test, event, n * PEBS_TEST_PERIOD + 40, 40);
 }
 
 /*
@@ -754,7 +753,7 @@ static void pebs_drain_adaptive(struct kunit *test)
 		int idx = cases[c].idx;
 		struct perf_sample_data data = {};
 		struct perf_event *event;
-		u64 cfg, old;
+		u64 cfg;
 
 		event = pebs_test_pebs_event(test, idx, cases[c].sample_type);
 		cfg = pebs_update_adaptive_cfg(event);
@@ -763,7 +762,6 @@ static void pebs_drain_adaptive(struct kunit *test)
 
 		pebs_cpu_enter(t);
 		pebs_test_start(event);
-		old = local64_read(&event->hw.prev_count);
 		pebs_test_set_counter(t, event, 5);
 		intel_pmu_drain_pebs_icl(&t->iregs, &data);
 		pebs_cpu_exit(t);
@@ -778,7 +776,7 @@ static void pebs_drain_adaptive(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, t->n_overflow, 1, "case %d", c);
 		KUNIT_EXPECT_EQ_MSG(test, t->n_times, n, "case %d", c);
 		pebs_expect_samples(test, event, 0, 0, n, true);
-		pebs_expect_count(test, event, old, t->counter[idx], n, 0);
+		pebs_expect_count(test, event, n * PEBS_TEST_PERIOD + 5, 5);
 		for (i = 0; i < n; i++)
 			KUNIT_EXPECT_EQ_MSG(test, t->samples[i].addr,
 					    cfg & PEBS_DATACFG_MEMINFO ?
