@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The one entry point: stage the patched 6.12 tree, build the test kernel,
+# The one entry point: stage the patched 7.3 tree, build the test kernel,
 # boot it in QEMU, test, export the series. See README.
 #
 #   make              stage, build, boot and show what the series does
@@ -15,21 +15,23 @@
 #   make boot-pmu     boot the built test kernel on it (PMU=off: stock QEMU
 #                     behaviour); not part of make check yet
 
-# The base, pinned in one place: Debian's linux-source-6.12 package.
-DEB_VERSION	?= 6.12.117-1~deb12u1
+# The base, pinned in one place: Debian's linux-source-7.3 package, in the
+# trixie-backports suite of the archive (mk/base.sh fetches it under build/
+# without changing the machine's apt setup or installing anything).
+DEB_PACKAGE	:= linux-source-7.3
+DEB_VERSION	?= 7.3.4-1~bpo13+1
+DEB_SUITE	?= trixie-backports
 BASE_VERSION	:= $(firstword $(subst -, ,$(DEB_VERSION)))
-# Or a 6.12 tree of your own: make KSRC=/path/to/linux-6.12
+# Or a 7.3 tree of your own: make KSRC=/path/to/linux-7.3
 KSRC		?=
 
 B		:= build
 ifeq ($(KSRC),)
-PRISTINE	:= $(B)/src/linux-source-6.12
-BASE_STAMP	:= $(B)/src/.extracted-$(DEB_VERSION)
-NEED_SOURCE	:= 1
+PRISTINE	:= $(B)/src/$(DEB_PACKAGE)
+BASE_STAMP	:= $(B)/src/.extracted-$(DEB_PACKAGE)-$(DEB_VERSION)
 else
 PRISTINE	:= $(KSRC)
 BASE_STAMP	:=
-NEED_SOURCE	:= 0
 endif
 STAGED		:= $(B)/linux
 KOUT		:= $(abspath $(B)/kernel)
@@ -85,18 +87,14 @@ all: boot haswell
 		--haswell $(HASWELL)/console.log $(HASWELL)/tests.log
 
 deps:
-	@mk/deps.sh '$(DEB_VERSION)' $(NEED_SOURCE)
+	@mk/deps.sh
 
-$(B)/src/.extracted-%:
-	@mkdir -p $(B)/src
-	@rm -rf $(PRISTINE) $(B)/src/.extracted-*
-	@echo "base: extracting Debian linux-source-6.12 $(DEB_VERSION)"
-	@tar -C $(B)/src -xf /usr/src/linux-source-6.12.tar.xz
+$(BASE_STAMP):
+	@mk/base.sh $(DEB_PACKAGE) '$(DEB_VERSION)' $(DEB_SUITE) $(B)/src
 	@v=$$(sed -n 's/^VERSION = //p; s/^PATCHLEVEL = //p; s/^SUBLEVEL = //p' \
 		$(PRISTINE)/Makefile | paste -sd.); \
 	 [ "$$v" = "$(BASE_VERSION)" ] || \
-		{ echo "base: the package holds $$v, not $(BASE_VERSION)"; exit 1; }
-	@touch $@
+		{ rm -f $@; echo "base: the package holds $$v, not $(BASE_VERSION)"; exit 1; }
 
 base: deps
 ifeq ($(KSRC),)
@@ -163,7 +161,7 @@ deb-pkg: stage
 qemu: $(QEMU_STAMP)
 
 $(QEMU_STAMP):
-	@mk/deps.sh '$(DEB_VERSION)' 0 '$(QEMU_DEB_VERSION)'
+	@mk/deps.sh '$(QEMU_DEB_VERSION)'
 	@mk/qemu.sh '$(QEMU_DEB_VERSION)' $(QEMU_DIR) $(QEMU_OUT) $(JOBS)
 	@rm -f $(QEMU_OUT)/.built-*
 	@touch $@

@@ -155,7 +155,7 @@ static void kunit_sched_exit(struct kunit *test)
 		perf_event_release_kernel(ks->events[--ks->nr_events]);
 	/* perf_pmu_unregister() frees the hrtimers a failing pass armed */
 	for_each_possible_cpu(cpu)
-		hrtimer_cancel(&per_cpu_ptr(ks->pmu.cpu_pmu_context, cpu)->hrtimer);
+		hrtimer_cancel(&(*per_cpu_ptr(ks->pmu.cpu_pmu_context, cpu))->hrtimer);
 	perf_pmu_unregister(&ks->pmu);
 }
 
@@ -192,7 +192,7 @@ static void kunit_sched_flexible(struct kunit *test, const int *need, int n)
  */
 static void kunit_sched_snapshot(struct kunit_sched *ks)
 {
-	struct perf_cpu_pmu_context *cpc = this_cpu_ptr(ks->pmu.cpu_pmu_context);
+	struct perf_cpu_pmu_context *cpc = this_cpc(&ks->pmu);
 	struct perf_event *first;
 	int i;
 
@@ -261,7 +261,7 @@ static void __kunit_sched_rotate(void *info)
 
 	ks->nr_add = 0;
 	ks->nr_commit = 0;
-	perf_rotate_context(this_cpu_ptr(ks->pmu.cpu_pmu_context));
+	perf_rotate_context(this_cpc(&ks->pmu));
 	perf_ctx_lock(cpuctx, cpuctx->task_ctx);
 	kunit_sched_snapshot(ks);
 	perf_ctx_unlock(cpuctx, cpuctx->task_ctx);

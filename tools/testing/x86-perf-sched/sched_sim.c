@@ -49,7 +49,7 @@ static const char usage_text[] =
 "  -S T       HT workaround off before tick T, switched on then as\n"
 "             ht_bug_workaround does (both threads reschedule)\n"
 "  -H         no half rule: gpmax is not halved with an exclusive event\n"
-"  -P         the XSU protocol of 6.12 as it is, not the series': the fast\n"
+"  -P         the XSU protocol of 7.3 as it is, not the series': the fast\n"
 "             path ignores gpmax, counters events moved off keep their\n"
 "             state, a failed event frees its stale counter\n"
 "  -v         every iteration\n"
@@ -64,8 +64,8 @@ static const char usage_text[] =
 "             10)\n"
 "  -E         in -m rates: errors against separate single-event runs (Lim\n"
 "             et al.), not the true counts of the same run\n"
-"  -V         in -m exhaustive, random, xsu: 6.12 (greedy, stops at the first\n"
-"             failing window, 6.12's XSU protocol) against the series (matcher,\n"
+"  -V         in -m exhaustive, random, xsu: 7.3 (greedy, stops at the first\n"
+"             failing window, 7.3's XSU protocol) against the series (matcher,\n"
 "             past failing windows, at most -k K events per pass, default\n"
 "             twice the generic counters, the series' protocol), not greedy\n"
 "             against matcher\n";
@@ -294,7 +294,7 @@ static void header(const struct sim *s)
 		printf("HT workaround : %s\n", s->xsu ? "on" : "off");
 	if (s->pmu->xsu && s->xsu)
 		printf("XSU protocol : %s%s\n", s->base ?
-		       "6.12's (fast path ignores gpmax, no release, stale put)" :
+		       "7.3's (fast path ignores gpmax, no release, stale put)" :
 		       "the series'", s->half ? "" : ", no half rule");
 	printf("----------------------------------------\n");
 }
@@ -373,11 +373,11 @@ static void print_tally(const char *mode, const struct sim *s,
 	printf("%s: %ld instances of %d events%s on %s\n", mode, n, k,
 	       strcmp(mode, "xsu") ? "" : " at most per thread", s->pmu->desc);
 	if (s->versus) {
-		name[SIM_612] = "6.12";
+		name[SIM_73] = "7.3";
 		name[SIM_SERIES] = "series";
 		whose = "series'";
-		printf("6.12:   greedy, stops at the first failing window%s\n",
-		       s->xsu ? ", 6.12's XSU protocol" : "");
+		printf("7.3:   greedy, stops at the first failing window%s\n",
+		       s->xsu ? ", 7.3's XSU protocol" : "");
 		printf("series: matcher, past failing windows, at most %d events %s%s\n",
 		       s->retry ? s->retry : sim_series_limit(s),
 		       s->retry ? "after the first" : "per pass",

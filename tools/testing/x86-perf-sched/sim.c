@@ -47,7 +47,7 @@
  * lasts, and when it begins the sibling runs a pass (without rotating) at
  * the start of the next tick, before the rotations: the IPI.
  *
- * With s->base, the model is 6.12's (BASE's) as it is, around either
+ * With s->base, the model is 7.3's (BASE's) as it is, around either
  * assigner: the fast path does not count the generic counters, so events
  * that held more than gpmax of them keep them; a window that fits only
  * sets the states of the counters it uses, so a counter committed by an
@@ -626,8 +626,8 @@ int sim_series_limit(const struct sim *s)
 /*
  * Instance @s on both sides, one pass from empty counters, then @iters
  * ticks from the start: the greedy against the matcher, both with the
- * generic layer and XSU protocol of @s; or, with s->versus, 6.12 (the
- * greedy, stopping at the first failing window, 6.12's XSU protocol)
+ * generic layer and XSU protocol of @s; or, with s->versus, 7.3 (the
+ * greedy, stopping at the first failing window, 7.3's XSU protocol)
  * against the series (the matcher, going on past failing windows up to
  * sim_series_limit(), the series' protocol).
  */
@@ -643,7 +643,7 @@ void sim_eval(struct sim *s, long iters, struct sim_tally *tl)
 		if (s->versus) {
 			s->limit = a == SIM_SERIES ? series : 0;
 			s->retry = a == SIM_SERIES ? retry : 0;
-			s->base = a == SIM_612;
+			s->base = a == SIM_73;
 		}
 		sim_reset(s);
 		placed[a] = sim_pass(s, 0);

@@ -23,7 +23,7 @@ enum sim_algo {
 
 /* The sides of a comparison with sim.versus; tallies are indexed by them. */
 enum sim_side {
-	SIM_612 = SIM_GREEDY,	/* greedy, stop at the first failure, 6.12's XSU */
+	SIM_73 = SIM_GREEDY,	/* greedy, stop at the first failure, 7.3's XSU */
 	SIM_SERIES = SIM_MATCHER, /* matcher, past failures, the series' XSU */
 };
 
@@ -134,8 +134,8 @@ struct sim {
 	int			nr_threads;	/* 2: sibling hyper-threads */
 	bool			xsu;		/* ht_bug_workaround on */
 	bool			half;		/* gpmax / 2 with an exclusive event */
-	bool			base;		/* XSU protocol as BASE (6.12) */
-	bool			versus;		/* evaluate 6.12 against the series */
+	bool			base;		/* XSU protocol as BASE (7.3) */
+	bool			versus;		/* evaluate 7.3 against the series */
 	long			switch_on;	/* workaround off before this tick */
 	long			iter;
 	u64			run;		/* the run, for the rates' noise */

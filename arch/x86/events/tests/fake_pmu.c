@@ -29,6 +29,7 @@ static struct fake_pmu_saved {
 	struct event_constraint	unconstrained;
 	/* targets of the scheduling static calls, in the x86_pmu fields */
 	struct x86_pmu		calls;
+	int			pmu_type;
 } fake_pmu_saved;
 
 static void fake_pmu_update_calls(const struct x86_pmu *p)
@@ -47,6 +48,7 @@ static void fake_pmu_restore(void *data)
 	fake_pmu_update_calls(&saved->calls);
 	memcpy(&x86_pmu, &saved->pmu, sizeof(x86_pmu));
 	memcpy(&unconstrained, &saved->unconstrained, sizeof(unconstrained));
+	pmu.type = saved->pmu_type;
 	/* pairs with the cmpxchg() of the next fake_pmu_install() */
 	smp_store_release(&fake_pmu_owner, NULL);
 }
@@ -78,6 +80,7 @@ void fake_pmu_install(struct kunit *test, const struct fake_pmu_desc *desc)
 			static_call_query(x86_pmu_commit_scheduling);
 		saved->calls.stop_scheduling =
 			static_call_query(x86_pmu_stop_scheduling);
+		saved->pmu_type = pmu.type;
 		ret = kunit_add_action_or_reset(test, fake_pmu_restore, saved);
 		KUNIT_ASSERT_EQ(test, ret, 0);
 	}
@@ -98,6 +101,11 @@ void fake_pmu_install(struct kunit *test, const struct fake_pmu_desc *desc)
 				    fake_pmu_commit_scheduling;
 	x86_pmu.stop_scheduling = desc->stop_scheduling;
 	fake_pmu_update_calls(&x86_pmu);
+	/*
+	 * The type perf_pmu_register() gives the core PMU: is_x86_event()
+	 * tells its events by it.
+	 */
+	pmu.type = PERF_TYPE_RAW;
 
 	unconstrained = (struct event_constraint)
 		__EVENT_CONSTRAINT(0, x86_pmu.cntr_mask64,

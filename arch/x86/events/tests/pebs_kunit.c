@@ -159,13 +159,12 @@ static void pebs_test_output(struct perf_event *event,
 	pebs_test_record(event, data, regs, false);
 }
 
-static int pebs_test_overflow(struct perf_event *event,
-			      struct perf_sample_data *data,
-			      struct pt_regs *regs)
+static void pebs_test_overflow(struct perf_event *event,
+			       struct perf_sample_data *data,
+			       struct pt_regs *regs)
 {
 	pebs_test_of_current()->n_overflow++;
 	pebs_test_record(event, data, regs, true);
-	return 0;
 }
 
 /*
@@ -188,7 +187,7 @@ static struct pebs_test *pebs_test_install(struct kunit *test, int format)
 	x86_pmu.cntval_mask = BIT_ULL(48) - 1;
 	x86_pmu.max_period = x86_pmu.cntval_mask >> 1;
 	x86_pmu.config_mask = X86_RAW_EVENT_MASK;
-	x86_pmu.pebs = 1;
+	x86_pmu.ds_pebs = 1;
 	x86_pmu.pebs_active = 1;
 	x86_pmu.pebs_buffer_size = PEBS_BUFFER_SIZE;
 	x86_pmu.pebs_events_mask = x86_pmu.cntr_mask64;
@@ -438,7 +437,7 @@ static void pebs_expect_count(struct kunit *test, struct perf_event *event,
  * intel_pmu_hw_config() gives a PEBS event auto-reload when it has a fixed
  * period and either no wakeup_events or a watermark, and large PEBS when
  * also every sample_type bit is one a record provides for the format and
- * the event has no aux action nor aux sampling (0d5eb14c1e2e, backported).
+ * the event has no aux action nor aux sampling (0d5eb14c1e2e, v6.13).
  */
 static void pebs_hw_config_large_pebs(struct kunit *test)
 {

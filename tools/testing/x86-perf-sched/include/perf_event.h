@@ -13,8 +13,8 @@
 #define INTEL_PMC_IDX_METRIC_BASE	(INTEL_PMC_IDX_FIXED + 16)
 #define X86_PMC_IDX_MAX			64
 
-#define PERF_X86_EVENT_EXCL		0x00020
-#define PERF_X86_EVENT_PAIR		0x01000
+#define PERF_X86_EVENT_EXCL		0x0000020
+#define PERF_X86_EVENT_PAIR		0x0001000
 
 #define WARN_ON_ONCE(x)			(x)
 #define SHIM_NO_EXPORT(sym)		extern int sym##_exported
