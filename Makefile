@@ -7,7 +7,8 @@
 #   make check        every test (check-fast + the QEMU boot); last line
 #                     is "N passed, N failed"
 #   make check-fast   userspace algorithm tests and checkpatch, in seconds
-#   make export       git-am-ready series under build/export, proven
+#   make export       git-am-ready series under build/export, proven, and
+#                     its fixes for 6.12 (build/export/stable-6.12)
 #   make refresh      rewrite series/*.patch to apply without offsets
 #   make deb-pkg      Debian kernel package of the patched tree for real
 #                     Intel machines (config of the running kernel)
@@ -21,11 +22,17 @@
 DEB_PACKAGE	:= linux-source-7.3
 DEB_VERSION	?= 7.3.4-1~bpo13+1
 DEB_SUITE	?= trixie-backports
-BASE_VERSION	:= $(firstword $(subst -, ,$(DEB_VERSION)))
 # Or a 7.3 tree of your own: make KSRC=/path/to/linux-7.3
 KSRC		?=
+# The stable tree the fixes must reach (make export proves they do):
+# Debian 12's own linux-source-6.12, fetched the same way.
+STABLE_PACKAGE	:= linux-source-6.12
+STABLE_VERSION	?= 6.12.117-1~deb12u1
+STABLE_SUITE	?= bookworm-security
 
 B		:= build
+STABLE_TREE	:= $(B)/src/$(STABLE_PACKAGE)
+STABLE_STAMP	:= $(B)/src/.extracted-$(STABLE_PACKAGE)-$(STABLE_VERSION)
 ifeq ($(KSRC),)
 PRISTINE	:= $(B)/src/$(DEB_PACKAGE)
 BASE_STAMP	:= $(B)/src/.extracted-$(DEB_PACKAGE)-$(DEB_VERSION)
@@ -91,10 +98,6 @@ deps:
 
 $(BASE_STAMP):
 	@mk/base.sh $(DEB_PACKAGE) '$(DEB_VERSION)' $(DEB_SUITE) $(B)/src
-	@v=$$(sed -n 's/^VERSION = //p; s/^PATCHLEVEL = //p; s/^SUBLEVEL = //p' \
-		$(PRISTINE)/Makefile | paste -sd.); \
-	 [ "$$v" = "$(BASE_VERSION)" ] || \
-		{ rm -f $@; echo "base: the package holds $$v, not $(BASE_VERSION)"; exit 1; }
 
 base: deps
 ifeq ($(KSRC),)
@@ -146,8 +149,11 @@ check: stage
 refresh: base
 	@mk/refresh.sh $(PRISTINE)
 
-export: stage
-	@mk/export.sh $(PRISTINE) $(FRAGMENT) $(B)/export
+$(STABLE_STAMP):
+	@mk/base.sh $(STABLE_PACKAGE) '$(STABLE_VERSION)' $(STABLE_SUITE) $(B)/src
+
+export: stage $(STABLE_STAMP)
+	@mk/export.sh $(PRISTINE) $(FRAGMENT) $(B)/export $(STABLE_TREE)
 
 deb-pkg: stage
 	@command -v dpkg-buildpackage > /dev/null && dpkg -s debhelper > /dev/null 2>&1 || \

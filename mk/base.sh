@@ -10,6 +10,7 @@
 #
 # Usage: mk/base.sh PACKAGE VERSION SUITE OUTDIR
 #   e.g. mk/base.sh linux-source-7.3 7.3.4-1~bpo13+1 trixie-backports build/src
+#        mk/base.sh linux-source-6.12 6.12.117-1~deb12u1 bookworm-security build/src
 set -eu
 pkg=$1
 version=$2
@@ -20,26 +21,59 @@ die() { echo "base: $*" >&2; exit 1; }
 
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-apt=$out/apt
+apt=$out/apt-$pkg
 tree=$out/$pkg
 stamp=$out/.extracted-$pkg-$version
 
-[ -f "$stamp" ] && exit 0
+[ -f "$stamp" ] && [ -f "$tree/Makefile" ] && exit 0
 
-# The archive's URI: that of the first deb entry configured for Debian
-# (deb822 *.sources or one-line *.list), else deb.debian.org.
-uri=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
-	awk '/^URIs:/ { u = $2 } /^Suites:/ && u ~ /debian\/?$/ { print u; exit }')
-[ -n "$uri" ] || uri=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
-	2>/dev/null | awk '$1 == "deb" && $2 ~ /debian\/?$/ { print $2; exit }')
+# The archive's URI: that of a deb entry configured for SUITE, else that
+# of the first deb entry for Debian (deb822 *.sources or one-line *.list),
+# else deb.debian.org: a suite this machine does not list (trixie-backports
+# on Debian 12) comes from the archive it uses.
+sources() {
+	set -- /etc/apt/sources.list.d/*.sources
+	[ ! -e "$1" ] || awk -v RS= '
+		/(^|\n)Enabled:[ \t]*no/ { next }
+		/(^|\n)Types:[^\n]*deb([ \n]|$)/ {
+			u = s = ""
+			n = split($0, l, "\n")
+			for (i = 1; i <= n; i++) {
+				if (sub(/^URIs:[ \t]*/, "", l[i])) {
+					split(l[i], a, " ")
+					u = a[1]
+				}
+				if (sub(/^Suites:[ \t]*/, "", l[i]))
+					s = l[i]
+			}
+			m = split(s, b, " ")
+			for (i = 1; i <= m; i++)
+				print u, b[i]
+		}' "$@"
+	cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+		awk '$1 == "deb" { sub(/^deb[ \t]+\[[^]]*\]/, "deb"); $0 = $0; print $2, $3 }'
+}
+uri=$(sources | awk -v s="$suite" '$2 == s { print $1; exit }')
+[ -n "$uri" ] || uri=$(sources | awk '$1 ~ /\/debian\/?$/ { print $1; exit }')
 [ -n "$uri" ] || uri=http://deb.debian.org/debian
+case $suite in
+*-security) uri=$(sources | awk -v s="$suite" '$2 == s { print $1; exit }')
+	    [ -n "$uri" ] || uri=http://deb.debian.org/debian-security ;;
+esac
 
 rm -rf "$apt"
 mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/dl"
 echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $suite main" \
 	> "$apt/sources.list"
+# No hook of the machine's apt.conf.d runs on this update.
+cat > "$apt/apt.conf" <<CONF
+#clear APT::Update::Pre-Invoke;
+#clear APT::Update::Post-Invoke;
+#clear APT::Update::Post-Invoke-Success;
+CONF
 aptopt() {
-	"$@" -o Dir::Etc::SourceList="$apt/sources.list" \
+	"$@" -c "$apt/apt.conf" \
+		-o Dir::Etc::SourceList="$apt/sources.list" \
 		-o Dir::Etc::SourceParts=/dev/null \
 		-o Dir::State::Lists="$apt/lists" \
 		-o Dir::Cache="$apt/cache" \
@@ -49,13 +83,14 @@ aptopt() {
 echo "base: fetching Debian $pkg $version ($suite, $uri)"
 aptopt apt-get -qq update > "$apt/update.log" 2>&1 ||
 	{ cat "$apt/update.log" >&2; die "apt-get update of $suite failed"; }
-if ! aptopt apt-cache madison "$pkg" | grep -q " $version "; then
+if ! aptopt apt-cache madison "$pkg" | grep -qF -- " $version "; then
 	cat >&2 <<MSG
 base: $pkg $version is not in $suite of $uri.
       Versions available:
 $(aptopt apt-cache madison "$pkg" | sed 's/^/        /')
-      Either pin another one:   make DEB_VERSION=<version> ...
-      or use a tree of your own: make KSRC=/path/to/linux ...
+      Either pin another one:   make DEB_VERSION=<version> ... (the base)
+                                make STABLE_VERSION=<version> ... (6.12)
+      or use a tree of your own: make KSRC=/path/to/linux ... (the base)
 MSG
 	exit 1
 fi
@@ -70,5 +105,9 @@ dpkg-deb --fsys-tarfile "$deb" | tar -C "$apt/dl" -x "./$tarball" ||
 rm -rf "$tree" "$out"/.extracted-"$pkg"-*
 tar -C "$out" -xf "$apt/dl/$tarball"
 [ -f "$tree/Makefile" ] || die "$tarball holds no $pkg/Makefile"
+have=$(sed -n 's/^VERSION = //p; s/^PATCHLEVEL = //p; s/^SUBLEVEL = //p' \
+	"$tree/Makefile" | paste -sd.)
+[ "$have" = "${version%%-*}" ] ||
+	die "the package holds Linux $have, not ${version%%-*}"
 rm -rf "$apt"
 touch "$stamp"

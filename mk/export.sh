@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Export the series as git-am-ready patches and prove it.
 #
-# Usage: mk/export.sh PRISTINE FRAGMENT OUTDIR
+# Usage: mk/export.sh PRISTINE FRAGMENT OUTDIR [STABLE_PRISTINE]
 #
 # The exporter is the author of every patch and signs it off: the name and
 # address come from git config user.name and user.email of this
@@ -21,6 +21,11 @@
 #    work tree, every prefix of the series compiles arch/x86/events/ and
 #    kernel/events/ with the test config (bisectability), and checkpatch
 #    --strict passes on every patch.
+# 4. With STABLE_PRISTINE (a 6.12 tree): the patches series/stable-6.12/
+#    series names, as the exported commits or as the backport that
+#    series/stable-6.12/ holds for one that does not apply, are committed
+#    onto that tree, written to OUTDIR/stable-6.12, git am'd onto it in a
+#    fresh work tree, and every prefix compiles there as in 3.
 set -eu
 
 die() { echo "export: $*" >&2; exit 1; }
@@ -60,6 +65,8 @@ title=$(sed -n '1p' MAINTAINERS)
 pristine=$(cd "$1" && pwd)
 fragment=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 out=$(mkdir -p "$3" && cd "$3" && pwd)
+stable=
+[ -z "${4:-}" ] || stable=$(cd "$4" && pwd)
 repo=$(pwd)
 jobs=$(nproc)
 git_id() {
@@ -84,20 +91,27 @@ for p in $(grep -v -e '^#' -e '^[[:space:]]*$' series/overlay | awk '{ print $1 
 		die "series/overlay names $p, which series/series does not"
 done
 
+# git_base DIR TREE: DIR, a git repository of TREE as one commit (made
+# once), reset to it, with the branch pristine there.
+git_base() {
+	id="$2 $(make -s -C "$2" kernelversion)"
+	if [ "$(cat "$1/.done" 2>/dev/null)" != "$id" ]; then
+		echo "export: making a git repository of $2 (once)"
+		rm -rf "$1"
+		git init -q "$1"
+		(cd "$2" && tar cf - .) | (cd "$1" && tar xf -)
+		git -C "$1" add -A -f
+		git_id -C "$1" commit -q -m "Linux $(make -s -C "$2" kernelversion)"
+		echo "$id" > "$1/.done"
+	fi
+	git -C "$1" checkout -q -f master 2>/dev/null || git -C "$1" checkout -q -f main
+	git -C "$1" reset -q --hard "$(git -C "$1" rev-list --max-parents=0 HEAD)"
+	git -C "$1" clean -q -fdx -e .done
+	git -C "$1" branch -q -f pristine HEAD
+}
+
 base=$out/base.git
-if [ ! -f "$base/.done" ]; then
-	echo "export: making a git repository of the pristine base (once)"
-	rm -rf "$base"
-	git init -q "$base"
-	(cd "$pristine" && tar cf - .) | (cd "$base" && tar xf -)
-	git -C "$base" add -A -f
-	git_id -C "$base" commit -q -m "Linux $(make -s -C "$pristine" kernelversion)"
-	touch "$base/.done"
-fi
-git -C "$base" checkout -q -f master 2>/dev/null || git -C "$base" checkout -q -f main
-git -C "$base" reset -q --hard "$(git -C "$base" rev-list --max-parents=0 HEAD)"
-git -C "$base" clean -q -fdx -e .done
-git -C "$base" branch -q -f pristine HEAD
+git_base "$base" "$pristine"
 
 # The body, then the exporter's sign-off: directly below the trailers the
 # body ends with (Fixes:, Cc:, ...), else after one blank line.
@@ -123,23 +137,31 @@ sign() {
 		}'
 }
 
+# commit_patch REPO NAME DIFF MSG: the new files series/overlay assigns to
+# the patch NAME (the patch may change them too: a patch of new files only
+# has no diff), then the diff of the file DIFF (an absolute path),
+# committed in REPO with the message of the file MSG.
+commit_patch() {
+	for n in $(awk -v p="$2" '$1 == p { for (i = 2; i <= NF; i++) print $i }' \
+		   series/overlay); do
+		mkdir -p "$1/$(dirname "$n")" && cp "$n" "$1/$n" &&
+			git -C "$1" add -f "$n" || return 1
+	done
+	[ -f "$3" ] || return 1
+	if grep -q '^+++ ' "$3"; then
+		(cd "$1" && git apply --index "$3") || return 1
+	fi
+	git_id -C "$1" commit -q --author="$author" -F "$4"
+}
+
+: > "$out/commits"
 for p in $patches; do
 	f=series/$p
 	subject=$(header "$f" | sed -n 's/^Subject: \(\[PATCH[^]]*\] \)\{0,1\}//p' | head -n 1)
 	[ -n "$subject" ] || die "$f has an empty Subject: line"
 	{ echo "$subject"; echo; header "$f" | sed '1,/^$/d' | sign; } > "$out/msg"
-	# The new files this patch introduces first: the patch may change
-	# them too. A patch of new files only has no diff.
-	new=$(awk -v p="$p" '$1 == p { for (i = 2; i <= NF; i++) print $i }' series/overlay)
-	for n in $new; do
-		mkdir -p "$base/$(dirname "$n")"
-		cp "$n" "$base/$n"
-		git -C "$base" add -f "$n"
-	done
-	if grep -q '^+++ ' "$f"; then
-		(cd "$base" && git apply --index "$repo/$f") || die "$p does not apply"
-	fi
-	git_id -C "$base" commit -q --author="$author" -F "$out/msg"
+	commit_patch "$base" "$p" "$repo/$f" "$out/msg" || die "$p does not apply"
+	echo "$p $(git -C "$base" rev-parse HEAD)" >> "$out/commits"
 done
 
 # The overlay files the entry $title does not cover in $base's MAINTAINERS.
@@ -238,21 +260,26 @@ echo "export: git am onto the pristine base: ok"
 
 # Proof 2: every prefix compiles arch/x86/events/ and kernel/events/ with
 # the test config.
-obj=$out/obj
-mkdir -p "$obj"
-i=0
-for c in $(git -C "$am" rev-list --reverse pristine..HEAD); do
-	i=$((i + 1))
-	git -C "$am" checkout -q "$c"
-	cp "$fragment" "$obj/.config"
-	make -s -C "$am" O="$obj" ARCH=x86_64 CC="ccache gcc" olddefconfig > /dev/null
-	if ! make -s -C "$am" O="$obj" ARCH=x86_64 CC="ccache gcc" -j"$jobs" \
-	     arch/x86/events/ kernel/events/ > "$out/prefix-$i.log" 2>&1; then
-		cat "$out/prefix-$i.log" >&2
-		die "prefix $i ($(git -C "$am" log -1 --format=%s)) does not compile"
-	fi
-	echo "export: prefix $i builds: $(git -C "$am" log -1 --format=%s)"
-done
+# build_prefixes WORKTREE CONFIG NAME: every commit of WORKTREE after
+# pristine, checked out in turn, compiles both with CONFIG.
+build_prefixes() {
+	obj=$out/obj-$3
+	mkdir -p "$obj"
+	i=0
+	for c in $(git -C "$1" rev-list --reverse pristine..HEAD); do
+		i=$((i + 1))
+		git -C "$1" checkout -q "$c"
+		cp "$2" "$obj/.config"
+		make -s -C "$1" O="$obj" ARCH=x86_64 CC="ccache gcc" olddefconfig > /dev/null
+		if ! make -s -C "$1" O="$obj" ARCH=x86_64 CC="ccache gcc" -j"$jobs" \
+		     arch/x86/events/ kernel/events/ > "$out/prefix-$3-$i.log" 2>&1; then
+			cat "$out/prefix-$3-$i.log" >&2
+			die "$3: prefix $i ($(git -C "$1" log -1 --format=%s)) does not compile"
+		fi
+		echo "export: $3: prefix $i builds: $(git -C "$1" log -1 --format=%s)"
+	done
+}
+build_prefixes "$am" "$fragment" mainline
 
 # Proof 3: checkpatch --strict on every exported patch, in the tree the
 # series applies to. checkpatch asks "does MAINTAINERS need updating?"
@@ -262,21 +289,81 @@ done
 # patch that only adds files the export has checked. The base repository
 # has no upstream history, so the commits of Fixes: tags cannot be looked
 # up (UNKNOWN_COMMIT_ID); their form is still checked.
-bad=0
-for f in $(ls "$out"/patches/*.patch | grep -v /0000-cover-letter); do
-	ignore="--ignore UNKNOWN_COMMIT_ID"
-	awk '/^diff --git /{ n = $4; sub(/^b\//, "", n) } /^new file mode /{ print n }' \
-		"$f" > "$out/added"
-	if [ -s "$out/added" ] && ! grep -q -e '^deleted file mode ' -e '^rename from ' "$f" &&
-	   [ -z "$(LC_ALL=C sort "$out/added" | LC_ALL=C comm -23 - "$out/overlay.all")" ]; then
-		ignore="--ignore UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES"
-	fi
-	if ! (cd "$am" && perl scripts/checkpatch.pl --strict --quiet --show-types \
-	      $ignore "$f") > "$out/checkpatch.log" 2>&1 || [ -s "$out/checkpatch.log" ]; then
-		echo "export: checkpatch: $(basename "$f"):" >&2
-		sed 's/^/  /' "$out/checkpatch.log" >&2
-		bad=$((bad + 1))
+# checkpatch_all TREE PATCHES...: checkpatch --strict of TREE on each.
+checkpatch_all() {
+	tree=$1
+	shift
+	bad=0
+	for f in "$@"; do
+		ignore="--ignore UNKNOWN_COMMIT_ID"
+		awk '/^diff --git /{ n = $4; sub(/^b\//, "", n) } /^new file mode /{ print n }' \
+			"$f" > "$out/added"
+		LC_ALL=C sort "$out/added" | LC_ALL=C comm -23 - "$out/overlay.all" \
+			> "$out/added.ours"
+		if [ -s "$out/added" ] && [ ! -s "$out/added.ours" ] &&
+		   ! grep -q -e '^deleted file mode ' -e '^rename from ' "$f"; then
+			ignore="--ignore UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES"
+		fi
+		if ! (cd "$tree" && perl scripts/checkpatch.pl --strict --quiet \
+		      --show-types $ignore "$f") > "$out/checkpatch.log" 2>&1 ||
+		   [ -s "$out/checkpatch.log" ]; then
+			echo "export: checkpatch: $(basename "$f"):" >&2
+			sed 's/^/  /' "$out/checkpatch.log" >&2
+			bad=$((bad + 1))
+		fi
+	done
+	[ "$bad" = 0 ] || die "checkpatch --strict: $bad patches with errors, warnings or checks"
+	echo "export: checkpatch --strict of $(basename "$tree") on $# patches: clean"
+}
+checkpatch_all "$am" $(ls "$out"/patches/*.patch | grep -v /0000-cover-letter)
+
+# Proof 4: the fixes where stable users are, on 6.12.
+[ -n "$stable" ] || exit 0
+slist=series/stable-6.12/series
+[ -n "$(grep -v -e '^#' -e '^[[:space:]]*$' "$slist" 2>/dev/null)" ] ||
+	die "$slist lists no patch"
+for bp in series/stable-6.12/*; do
+	case $bp in */series) continue ;; esac
+	grep -qxF "$(basename "$bp")" "$slist" ||
+		die "$bp: a backport of a patch $slist does not name"
+done
+sbase=$out/stable.git
+git_base "$sbase" "$stable"
+for p in $(grep -v -e '^#' -e '^[[:space:]]*$' "$slist"); do
+	c=$(awk -v p="$p" '$1 == p { print $2 }' "$out/commits")
+	[ -n "$c" ] || die "$slist names $p, which series/series does not"
+	git -C "$base" log -1 --format=%B "$c" > "$out/msg"
+	bp=series/stable-6.12/$p
+	if [ -f "$bp" ]; then
+		# The backport's note, as [ ... ] above the sign-off.
+		sed -n '1,/^---$/p' "$bp" | sed '$d' | sed '/^[[:space:]]*$/d' |
+			sed '1s/^/[ /; $s/$/ ]/' > "$out/note"
+		grep -q '^\[ Backport: ' "$out/note" ||
+			die "$bp: no Backport: note above its ---"
+		awk -v note="$out/note" '
+			/^Signed-off-by: / && !done {
+				while ((getline l < note) > 0)
+					print l
+				done = 1
+			}
+			{ print }' "$out/msg" > "$out/msg.bp"
+		sed '1,/^---$/d' "$bp" > "$out/diff"
+		commit_patch "$sbase" "$p" "$out/diff" "$out/msg.bp" ||
+			die "$bp does not apply to 6.12"
+	else
+		commit_patch "$sbase" "$p" "$repo/series/$p" "$out/msg" ||
+			die "$p does not apply to 6.12: add its backport as $bp"
 	fi
 done
-[ "$bad" = 0 ] || die "checkpatch --strict: $bad patches with errors, warnings or checks"
-echo "export: checkpatch --strict on $n patches: clean"
+rm -rf "$out/stable-6.12"
+git_id -C "$sbase" format-patch -q --base=pristine -o "$out/stable-6.12" pristine..HEAD
+sam=$out/stable-am
+git -C "$sbase" worktree remove -f "$sam" 2>/dev/null || rm -rf "$sam"
+git -C "$sbase" worktree prune
+git -C "$sbase" worktree add -q --detach "$sam" pristine
+git_id -C "$sam" am -q "$out"/stable-6.12/*.patch
+echo "export: $(ls "$out/stable-6.12" | wc -l) patches in $out/stable-6.12:" \
+	"git am onto $(basename "$stable"): ok"
+checkpatch_all "$sam" "$out"/stable-6.12/*.patch
+cp "$sam/arch/x86/events/.kunitconfig" "$out/stable.config"
+build_prefixes "$sam" "$out/stable.config" stable-6.12
