@@ -252,7 +252,10 @@ echo "export: git am onto the pristine base: ok"
 
 # checkpatch (proof 3) checks SPDX tags with scripts/spdxcheck.py and takes
 # a tag for valid when that script cannot run: make sure it runs, on a file
-# of the base whose tag is valid.
+# of the base whose tag is valid. It runs the python3 of PATH, and the
+# modules it needs are Debian's (mk/deps.sh): Debian's python3 first, before
+# one of a user's own (pyenv, a venv) that lacks them.
+export PATH="/usr/bin:$PATH"
 (cd "$am" && scripts/spdxcheck.py Makefile) > "$out/spdxcheck.log" 2>&1 &&
 	[ ! -s "$out/spdxcheck.log" ] ||
 	die "scripts/spdxcheck.py, which checkpatch runs, needs python3 with ply and git" \
