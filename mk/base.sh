@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Fetch and extract a Debian linux-source package of another suite of
 # the Debian archive this machine uses, without changing the machine:
-# apt reads a sources list, package lists and a cache of its own under
-# OUTDIR/apt, downloads the one package there, and nothing is installed.
+# apt reads a sources list, package lists, a cache and an apt.conf of its
+# own under OUTDIR/apt-PACKAGE, downloads the one package there (removed
+# after the extraction), and nothing is installed.
 # The package's kernel tarball is extracted to OUTDIR/linux-source-MAJOR.
 # If the archive does not have the pinned version, the script lists the
 # versions it has and fails.
@@ -27,10 +28,10 @@ stamp=$out/.extracted-$pkg-$version
 
 [ -f "$stamp" ] && [ -f "$tree/Makefile" ] && exit 0
 
-# The archive's URI: that of a deb entry configured for SUITE, else that
+# The archive's URI: that of a deb entry configured for SUITE, else (a
+# suite this machine does not list, as trixie-backports on Debian 12) that
 # of the first deb entry for Debian (deb822 *.sources or one-line *.list),
-# else deb.debian.org: a suite this machine does not list (trixie-backports
-# on Debian 12) comes from the archive it uses.
+# else deb.debian.org; a security suite not listed, debian-security.
 sources() {
 	set -- /etc/apt/sources.list.d/*.sources
 	[ ! -e "$1" ] || awk -v RS= '
@@ -54,12 +55,11 @@ sources() {
 		awk '$1 == "deb" { sub(/^deb[ \t]+\[[^]]*\]/, "deb"); $0 = $0; print $2, $3 }'
 }
 uri=$(sources | awk -v s="$suite" '$2 == s { print $1; exit }')
+case $suite in
+*-security) [ -n "$uri" ] || uri=http://deb.debian.org/debian-security ;;
+esac
 [ -n "$uri" ] || uri=$(sources | awk '$1 ~ /\/debian\/?$/ { print $1; exit }')
 [ -n "$uri" ] || uri=http://deb.debian.org/debian
-case $suite in
-*-security) uri=$(sources | awk -v s="$suite" '$2 == s { print $1; exit }')
-	    [ -n "$uri" ] || uri=http://deb.debian.org/debian-security ;;
-esac
 
 rm -rf "$apt"
 mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/dl"

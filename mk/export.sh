@@ -25,7 +25,8 @@
 #    series names, as the exported commits or as the backport that
 #    series/stable-6.12/ holds for one that does not apply, are committed
 #    onto that tree, written to OUTDIR/stable-6.12, git am'd onto it in a
-#    fresh work tree, and every prefix compiles there as in 3.
+#    fresh work tree, checked by that tree's checkpatch --strict, and
+#    every prefix compiles there as in 3.
 set -eu
 
 die() { echo "export: $*" >&2; exit 1; }
