@@ -6,8 +6,9 @@
 # HT erratum workaround switched while events run on both threads, the
 # erratum with the workaround off and on, a CPU hotplug cycle of the
 # sibling, the workaround following it, multiplexing past a group that
-# does not fit, and a corrupting event next to a sibling that holds every
-# counter without multiplexing. TAP on
+# does not fit, a corrupting event next to a sibling that holds every
+# counter without multiplexing, and every counter for a thread whose
+# sibling needs none. TAP on
 # standard output. LOOP names the test program (default /pmu-loop).
 LOOP=${LOOP:-/pmu-loop}
 N=1000000
@@ -53,7 +54,7 @@ share() {
 }
 
 echo "TAP version 13"
-echo "1..9"
+echo "1..10"
 
 perf stat -x, -o /tmp/stat -e instructions:u,branches:u,r81d0:u -- "$LOOP"
 rc=$?
@@ -118,8 +119,10 @@ tap $ok "ht_bug_workaround switched while both threads count"
 tap $? "ht_bug_workaround reads 1 after the switches"
 
 # The erratum (QEMU's pmu-ht-erratum model): /pmu-loop's loads (r81d0, a
-# corrupting event) on CPU 0 and, all the while, branch-misses on CPU 1,
-# its sibling: alone on their CPUs, both take counter 0. branch-misses
+# corrupting event) on CPU 0 and, until that run is over, branch-misses on
+# CPU 1, its sibling (perf may take a second or two to start under TCG: a
+# fixed sleep on CPU 1 could end before the loop runs, as it did under
+# load). Alone on their CPUs, both take counter 0. branch-misses
 # counts nothing in the model, so all it reports leaked from CPU 0, which
 # loses it: every second load while the workaround is off; nothing while
 # it is on, as the workaround keeps the two off the same counter index.
@@ -127,15 +130,17 @@ echo "# erratum: ht_bug_workaround, r81d0:u on CPU 0, branch-misses on CPU 1"
 ok=0
 for ht in 0 1; do
 	echo $ht > $HT
-	rm -f /tmp/sib.go
+	rm -f /tmp/sib.go /tmp/sib.done
 	taskset -c 0 perf stat -x, -C 1 -e branch-misses -o /tmp/sib$ht -- \
-		sh -c ': > /tmp/sib.go; sleep 3' &
+		sh -c ': > /tmp/sib.go
+		       while [ ! -e /tmp/sib.done ]; do sleep 0.1; done' &
 	pid=$!
 	while [ ! -e /tmp/sib.go ]; do
 		sleep 0.1
 	done
 	taskset -c 0 perf stat -x, -e r81d0:u -o /tmp/main$ht -- "$LOOP" ||
 		ok=1
+	: > /tmp/sib.done
 	wait $pid || ok=1
 	main=$(value r81d0:u /tmp/main$ht)
 	sib=$(value branch-misses /tmp/sib$ht)
@@ -168,11 +173,14 @@ echo "# cpu1 online: $(cat $CPU1); instructions $(value instructions /tmp/hp)"
 tap $? "the sibling offline and online while events count"
 
 # The workaround applies to a core only while both its threads are online
-# (and the switch is on): four corrupting events (r81d0:u) of /pmu-loop on
-# CPU 0, on its four generic counters. With CPU 1 offline all four count
-# all the time, exactly; with it online at most two run at once (the half
-# rule), so their shares of the time add up to at most 200%; with it online
-# and the switch off, all four count all the time again.
+# (and the switch is on), and keeps a thread to half of the generic
+# counters only while its sibling needs them: four corrupting events
+# (r81d0:u) of /pmu-loop on CPU 0, on its four generic counters. With CPU 1
+# offline, online and idle, and online with the switch off, all four count
+# all the time, exactly. With CPU 1 online and counting four events of its
+# own (from before, on all four counters), CPU 0's first event finds no
+# counter and starves, CPU 1 keeps to half from then on, and at most two of
+# CPU 0's run at once: their shares of the time add up to at most 200%.
 smt() {
 	taskset -c 0 perf stat -x, -o /tmp/smt$1 \
 		-e r81d0:u,r81d0:u,r81d0:u,r81d0:u -- "$LOOP" || echo fail
@@ -186,16 +194,30 @@ echo 0 > $CPU1 || ok=1
 off=$(smt off)
 echo 1 > $CPU1 || ok=1
 on=$(smt on)
+# CPU 1's measurement lasts until CPU 0's is over (perf takes a second or
+# two to start under TCG: a fixed sleep could end first).
+rm -f /tmp/smt.go /tmp/smt.done
+perf stat -C 1 -x, -o /tmp/smtsib -e r00c4,r00c5,r01c2,r02c2 -- \
+	sh -c ': > /tmp/smt.go; while [ ! -e /tmp/smt.done ]; do sleep 0.1; done' &
+pid=$!
+while [ ! -e /tmp/smt.go ]; do
+	sleep 0.1
+done
+busy=$(smt busy)
+: > /tmp/smt.done
+wait $pid || ok=1
 echo 0 > $HT
 nowa=$(smt nowa)
 echo 1 > $HT
 echo "# r81d0:u x4 on CPU 0 (events, sum of shares %, counts):" \
-	"cpu1 offline: $off; online: $on; online, switch off: $nowa"
-[ "$off" = "4 400.00 exact" ] && [ "$nowa" = "4 400.00 exact" ] || ok=1
-set -- $on
+	"cpu1 offline: $off; online, idle: $on; online, counting: $busy;" \
+	"online, switch off: $nowa"
+[ "$off" = "4 400.00 exact" ] && [ "$on" = "4 400.00 exact" ] &&
+	[ "$nowa" = "4 400.00 exact" ] || ok=1
+set -- $busy
 [ "$1" = 4 ] && awk -v s="$2" 'BEGIN { exit !(s > 0 && s <= 200.05) }' ||
 	ok=1
-tap $ok "the workaround follows SMT: all counters with cpu1 offline, half online"
+tap $ok "the workaround follows SMT and the sibling: half only while it counts"
 
 # Multiplexing (series patch "perf/core: Go on past a flexible group that
 # does not fit"): three flexible groups of 3, 2 and 1 events on the four
@@ -218,15 +240,17 @@ tap $? "multiplexing: the group of one runs all the time past the group of two"
 # corrupting event on CPU 0, its sibling, finds no counter. In 6.12 it
 # never ran (<not counted>). Now CPU 1 reschedules under the half rule at
 # once, and the event runs from CPU 0's next rotation (4 ms).
-rm -f /tmp/gap.go
+# CPU 1 counts until CPU 0's second is over, however slowly perf starts.
+rm -f /tmp/gap.go /tmp/gap.done
 perf stat -C 1 -x, -o /tmp/gap1 -e r00c4,r00c5,r01c2,r02c2 -- \
-	sh -c ': > /tmp/gap.go; sleep 3' &
+	sh -c ': > /tmp/gap.go; while [ ! -e /tmp/gap.done ]; do sleep 0.1; done' &
 pid=$!
 while [ ! -e /tmp/gap.go ]; do
 	sleep 0.1
 done
 perf stat -C 0 -x, -o /tmp/gap0 -e r81d0 -- sleep 1
 rc=$?
+: > /tmp/gap.done
 wait $pid
 g=$(share r81d0 /tmp/gap0)
 echo "# r81d0 on CPU 0 next to four events on CPU 1: running $g%;" \
@@ -234,3 +258,20 @@ echo "# r81d0 on CPU 0 next to four events on CPU 1: running $g%;" \
 	"$(share r01c2 /tmp/gap1)% $(share r02c2 /tmp/gap1)%"
 [ "$rc" = 0 ] && awk -v g="$g" 'BEGIN { exit !(g >= 50) }'
 tap $? "a corrupting event next to a sibling holding every counter runs"
+
+# The half rule only while the sibling needs counters (series patch
+# "perf/x86/intel: Keep to half the counters only while the sibling needs
+# them"): /pmu-loop's instructions, branches, loads and stores (the last
+# two corrupting) on CPU 0 while CPU 1 holds no generic counter. Before,
+# the three generic events took turns on two counters, ran 52-91% of the
+# time and their scaled counts were off by up to 78%; now each counts
+# exactly, all the time (the loop stores nothing in user mode).
+taskset -c 0 perf stat -x, -o /tmp/idle -e \
+	instructions:u,r00c4:u,r81d0:u,r82d0:u -- "$LOOP"
+rc=$?
+ok=0
+exact instructions:u /tmp/idle $INSNS || ok=1
+exact r00c4:u /tmp/idle $BRANCHES || ok=1
+exact r81d0:u /tmp/idle $LOADS || ok=1
+exact r82d0:u /tmp/idle 0 || ok=1
+tap $((rc | ok)) "next to an idle sibling, two corrupting and two other events count exactly"
