@@ -86,8 +86,8 @@ all: boot haswell
 	@python3 $(KUNIT_PY) parse $(abspath $(B)/console.log) | tail -n +2
 	@sed -n '/^== perf/,/^== end/p' $(B)/tests.log
 	@echo "The HT erratum on the emulated Haswell: /pmu-loop's loads (r81d0:u)"
-	@echo "on CPU 0, an event on CPU 1, its sibling (branch-misses counts nothing"
-	@echo "here), in both models of QEMU's pmu-ht-erratum:"
+	@echo "on CPU 0, an event on CPU 1, its sibling (r00c5 counts nothing here),"
+	@echo "in both models of QEMU's x-pmu-ht-erratum:"
 	@echo "  model  ht_bug_workaround  CPU 1            r81d0:u (CPU 0)  CPU 1"
 	@cat $(HASWELL)/tests.log $(HASWELL_LOSS)/tests.log | tr -d '\r' | \
 		sed -n 's/^# erratum: \([a-z]*\) \([01]\) \([^ ]*\) \([0-9]*\) \([0-9]*\)$$/\1 \2 \3 \4 \5/p' | \
@@ -142,7 +142,7 @@ haswell: kernel initramfs qemu
 	@echo "boot: QEMU (TCG, emulated Haswell, 1 core, 2 threads): KUnit, kselftests, perf, pmu"
 	-@mk/boot-pmu.sh $(QEMU_BIN) $(BZIMAGE) $(INITRAMFS) $(HASWELL) on \
 		> $(HASWELL).log 2>&1
-	@echo "boot: QEMU (the same, pmu-ht-erratum=loss): the erratum tests"
+	@echo "boot: QEMU (the same, x-pmu-ht-erratum=loss): the erratum tests"
 	-@mk/boot-pmu.sh $(QEMU_BIN) $(BZIMAGE) $(INITRAMFS) $(HASWELL_LOSS) loss \
 		> $(HASWELL_LOSS).log 2>&1
 
