@@ -70,12 +70,15 @@ share() {
 # lets them. perf stat -C 1 starts its event disabled (-D -1), enables it
 # when told to and says when it has (--control): a workload that only
 # signalled it had started could run before perf enabled the event, and
-# under host load the loads ran with CPU 1's counter still disabled.
+# under host load the loads ran with CPU 1's counter still disabled. It
+# runs on CPU 1, with its workload, which polls: on CPU 0, their own
+# loads at CPL 3 between the loop's would shift the parity of CPU 0's
+# totals that picks the loads that leak (a load more or less, seen).
 erratum_run() {
 	echo "$1" > $HT
 	rm -f /tmp/sib.done /tmp/ctl /tmp/ack
 	mkfifo /tmp/ctl /tmp/ack
-	taskset -c 0 perf stat -x, -C 1 -e "$2" -D -1 \
+	taskset -c 1 perf stat -x, -C 1 -e "$2" -D -1 \
 		--control fifo:/tmp/ctl,/tmp/ack -o /tmp/sib -- \
 		sh -c 'while [ ! -e /tmp/sib.done ]; do sleep 0.1; done' &
 	pid=$!
