@@ -2,21 +2,26 @@
 # SPDX-License-Identifier: GPL-2.0
 # Boot the test kernel on an emulated Haswell with the QEMU built by
 # mk/qemu.sh: two hyper-threads of one core, the TCG PMU and its model of
-# the HT erratum on (or both off, to show the stock behaviour). Console to OUTDIR/console.log, the
-# initramfs' TAP (second serial port) to OUTDIR/tests.log; then the
-# PMU lines of the boot log, the TAP results and a scan of the console
-# for kernel reports. Exit 1 if the guest did not finish its tests, a
-# test failed or the console holds a report.
-# Usage: mk/boot-pmu.sh QEMU BZIMAGE INITRAMFS OUTDIR on|off [TIMEOUT]
+# the HT erratum on (or both off, to show the stock behaviour). on: the
+# erratum's leak model (x-pmu-ht-erratum=leak), every test; loss: its loss
+# model, only the erratum tests of mk/pmu-tests.sh, KUnit off (a second,
+# short boot). Console to OUTDIR/console.log, the initramfs' TAP (second
+# serial port) to OUTDIR/tests.log; then the PMU lines of the boot log,
+# the TAP results and a scan of the console for kernel reports. Exit 1 if
+# the guest did not finish its tests, a test failed or the console holds
+# a report.
+# Usage: mk/boot-pmu.sh QEMU BZIMAGE INITRAMFS OUTDIR on|loss|off [TIMEOUT]
 set -eu
-qemu=$1 kernel=$2 initrd=$3 out=$4 pmu=$5 limit=${6:-600}
+qemu=$1 kernel=$2 initrd=$3 out=$4 mode=$5 limit=${6:-600}
 
 for f in "$qemu" "$kernel" "$initrd"; do
 	[ -f "$f" ] || { echo "boot-pmu: $f is missing" >&2; exit 1; }
 done
-case "$pmu" in
-on | off) ;;
-*) echo "boot-pmu: PMU must be on or off, not $pmu" >&2; exit 1 ;;
+case "$mode" in
+on) pmu=on erratum=leak ;;
+loss) pmu=on erratum=loss ;;
+off) pmu=off erratum= ;;
+*) echo "boot-pmu: PMU must be on, loss or off, not $mode" >&2; exit 1 ;;
 esac
 mkdir -p "$out"
 console=$out/console.log
@@ -27,9 +32,15 @@ rm -f "$console" "$tests"
 # run, so that its messages do not cut into their KTAP.
 append="console=ttyS0 panic=-1 oops=panic kunit_shutdown=none initramfs_async=0"
 append="$append nmi_watchdog=0 mitigations=off"
-# pmu_tests: the initramfs runs mk/pmu-tests.sh too.
-[ "$pmu" = on ] && append="$append pmu_tests"
-echo "boot-pmu: QEMU (TCG, Haswell, 1 core, 2 threads, pmu=$pmu)"
+# pmu_tests=MODE: the initramfs runs mk/pmu-tests.sh too (mk/init.sh).
+[ "$pmu" = on ] && append="$append pmu_tests=$erratum"
+# The loss boot runs the erratum tests only: the KUnit suites ran in the
+# first.
+[ "$mode" = loss ] && append="$append kunit.enable=0"
+# QEMU rejects x-pmu-ht-erratum without pmu=on.
+cpu=Haswell-noTSX,pmu=$pmu
+[ -n "$erratum" ] && cpu=$cpu,x-pmu-ht-erratum=$erratum
+echo "boot-pmu: QEMU (TCG, Haswell, 1 core, 2 threads, $cpu)"
 flags=-pcid,-x2apic,-tsc-deadline,-invpcid
 start=$(date +%s)
 rc=0
@@ -41,7 +52,7 @@ timeout --foreground "$limit" "$qemu" \
 	-nodefaults -no-reboot -display none -monitor none \
 	-L /usr/share/qemu -bios /usr/share/qemu/qboot.rom \
 	-machine pc -accel tcg \
-	-cpu "Haswell-noTSX,pmu=$pmu,pmu-ht-erratum=$pmu,$flags" \
+	-cpu "$cpu,$flags" \
 	-smp 2,sockets=1,cores=1,threads=2 -m 2G \
 	-kernel "$kernel" -initrd "$initrd" \
 	-append "$append" \

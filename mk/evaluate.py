@@ -2,7 +2,8 @@
 """Judge the test boots: KUnit (console), kselftest, perf and pmu TAP (tests
 log), and the console scanned for kernel reports; first the boot without a
 PMU, then, with --haswell CONSOLE TESTS, the boot on the emulated Haswell
-(mk/boot-pmu.sh). Prints a summary, the skipped count, and ends with the
+(mk/boot-pmu.sh), and with --haswell-loss CONSOLE TESTS its short boot with
+the erratum's loss model (the pmu tests and the console only). Prints a summary, the skipped count, and ends with the
 plain line 'N passed, N failed'. Exit 1 on any failure."""
 import json
 import os
@@ -11,7 +12,11 @@ import subprocess
 import sys
 
 args = sys.argv[1:]
-HASWELL = None
+HASWELL = HASWELL_LOSS = None
+if '--haswell-loss' in args:
+    i = args.index('--haswell-loss')
+    HASWELL_LOSS = args[i + 1:i + 3]
+    del args[i:i + 3]
 if '--haswell' in args:
     i = args.index('--haswell')
     HASWELL = args[i + 1:i + 3]
@@ -154,6 +159,9 @@ if HASWELL:
     kunit(HASWELL[0], 'haswell ')
     tests_log(HASWELL[1], 'haswell ', ['kselftest', 'perf', 'pmu'])
     console_reports(HASWELL[0], 'haswell ')
+if HASWELL_LOSS:
+    tests_log(HASWELL_LOSS[1], 'haswell loss ', ['pmu'])
+    console_reports(HASWELL_LOSS[0], 'haswell loss ')
 print(f'skipped: {skipped} (not counted below)')
 print(f'{passed} passed, {failed} failed')
 sys.exit(1 if failed else 0)
