@@ -121,7 +121,7 @@ echo "TAP version 13"
 # of each privilege level leaves); where the workaround is on, only its
 # guarantee is asserted: the sibling's event is not corrupted.
 if [ "$ERRATUM" = loss ]; then
-	echo "1..4"
+	echo "1..6"
 	# r00c5 counts nothing in the model: all it reports leaked.
 	erratum_run 0 r00c5
 	[ $? = 0 ] && [ "$main" = $((LOADS / 2)) ] &&
@@ -138,6 +138,43 @@ if [ "$ERRATUM" = loss ]; then
 	erratum_run 1 r00c5
 	[ $? = 0 ] && [ "$sib" = 0 ] && [ -n "$main" ] && [ "$run" = 100.00 ]
 	tap $? "loss: the workaround keeps the sibling's event uncorrupted"
+	# The half rule only while the sibling needs counters (series patch
+	# "perf/x86/intel: Keep to half the counters only while the sibling
+	# needs them"), in this model too: next to an idle CPU 1, CPU 0's
+	# three generic events run all the time; the loads lose every second
+	# count (no counter of CPU 1 receives them), the rest are exact.
+	taskset -c 0 perf stat -x, -o /tmp/lidle -e \
+		instructions:u,r00c4:u,r81d0:u,r82d0:u -- "$LOOP"
+	rc=$?
+	exact instructions:u /tmp/lidle $INSNS || rc=1
+	exact r00c4:u /tmp/lidle $BRANCHES || rc=1
+	exact r81d0:u /tmp/lidle $((LOADS / 2)) || rc=1
+	exact r82d0:u /tmp/lidle 0 || rc=1
+	tap $rc "loss: next to an idle sibling, all four events run all the time"
+	# Then, while CPU 0 counts these four over and over, CPU 1 starts four
+	# events: they find CPU 0 on every counter, starve and get counters
+	# (each runs some of the time) and, the workaround keeping them off
+	# the loads' counter indexes, count nothing (r00c5: only a leaked load
+	# could count).
+	rm -f /tmp/lb.go /tmp/lb.done
+	taskset -c 0 perf stat -x, -o /tmp/lbusy -e \
+		instructions:u,r00c4:u,r81d0:u,r82d0:u -- sh -c ': > /tmp/lb.go
+		while [ ! -e /tmp/lb.done ]; do '"$LOOP"'; done' &
+	lb_pid=$!
+	while [ ! -e /tmp/lb.go ]; do
+		sleep 0.1
+	done
+	sib_start /tmp/larr r00c5,r00c5,r00c5,r00c5
+	rc=$?
+	sleep 2
+	sib_stop || rc=1
+	: > /tmp/lb.done
+	wait $lb_pid || rc=1
+	sib=$(awk -F, '$3 == "r00c5" { printf "%s %s;", $1, $5 }' /tmp/larr)
+	echo "# loss: CPU 1's r00c5 x4 (count, share %): $sib"
+	echo "$sib" | awk -v RS=';' 'NF { n++; if ($1 != 0 || !($2 > 0))
+		bad = 1 } END { exit bad || n != 4 }' || rc=1
+	tap $rc "loss: a sibling that starts measuring gets counters, uncorrupted"
 	exit 0
 fi
 
