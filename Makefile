@@ -14,8 +14,9 @@
 #                     Intel machines (config of the running kernel)
 #   make qemu         qemu-system-x86_64 with the emulated Intel PMU (tools/testing/qemu-pmu/)
 #   make boot-pmu     boot the built test kernel on it (PMU=loss: the
-#                     erratum's loss model, its tests only; PMU=off: stock
-#                     QEMU behaviour)
+#                     erratum's loss model, its tests only; PMU=skylake:
+#                     an emulated Skylake with PEBS, its tests only;
+#                     PMU=off: stock QEMU behaviour)
 
 # The base, pinned in one place: Debian's linux-source-7.3 package, in the
 # trixie-backports suite of the archive (mk/base.sh fetches it under build/
@@ -72,6 +73,7 @@ PMU_KERNEL	?= $(BZIMAGE)
 PMU_INITRAMFS	?= $(INITRAMFS)
 HASWELL		:= $(B)/boot-pmu-on
 HASWELL_LOSS	:= $(B)/boot-pmu-loss
+SKYLAKE		:= $(B)/boot-pmu-skylake
 
 KMAKE = $(MAKE) -s -C $(STAGED) O=$(KOUT) ARCH=x86_64 CC="ccache gcc" \
 	HOSTCC="ccache gcc" -j$(JOBS)
@@ -95,7 +97,8 @@ all: boot haswell
 		printf '  %-5s  %-17s  %-15s  %15s  %5s\n' $$model $$ht $$ev $$main $$sib; done
 	@python3 mk/evaluate.py $(KUNIT_PY) $(B)/console.log $(B)/tests.log \
 		--haswell $(HASWELL)/console.log $(HASWELL)/tests.log \
-		--haswell-loss $(HASWELL_LOSS)/console.log $(HASWELL_LOSS)/tests.log
+		--haswell-loss $(HASWELL_LOSS)/console.log $(HASWELL_LOSS)/tests.log \
+		--skylake $(SKYLAKE)/console.log $(SKYLAKE)/tests.log
 
 deps:
 	@mk/deps.sh
@@ -136,8 +139,9 @@ boot: kernel initramfs
 check-fast: stage
 	@mk/check-fast.sh $(PRISTINE) $(FAST_OUT) $(B)/check-fast.result
 
-# The second boot, on the emulated Haswell, and a third, short one with
-# the erratum's loss model: judged by mk/evaluate.py.
+# The second boot, on the emulated Haswell, a third, short one with the
+# erratum's loss model, and a fourth, short one on the emulated Skylake
+# (PEBS): judged by mk/evaluate.py.
 haswell: kernel initramfs qemu
 	@echo "boot: QEMU (TCG, emulated Haswell, 1 core, 2 threads): KUnit, kselftests, perf, pmu"
 	-@mk/boot-pmu.sh $(QEMU_BIN) $(BZIMAGE) $(INITRAMFS) $(HASWELL) on \
@@ -145,6 +149,9 @@ haswell: kernel initramfs qemu
 	@echo "boot: QEMU (the same, x-pmu-ht-erratum=loss): the erratum tests"
 	-@mk/boot-pmu.sh $(QEMU_BIN) $(BZIMAGE) $(INITRAMFS) $(HASWELL_LOSS) loss \
 		> $(HASWELL_LOSS).log 2>&1
+	@echo "boot: QEMU (TCG, emulated Skylake, PEBS): the PEBS tests"
+	-@mk/boot-pmu.sh $(QEMU_BIN) $(BZIMAGE) $(INITRAMFS) $(SKYLAKE) skylake \
+		> $(SKYLAKE).log 2>&1
 
 check: stage
 	-@mk/check-fast.sh $(PRISTINE) $(FAST_OUT) $(B)/check-fast.result
@@ -152,7 +159,8 @@ check: stage
 	@python3 mk/evaluate.py $(KUNIT_PY) $(B)/console.log $(B)/tests.log \
 		$(B)/check-fast.result \
 		--haswell $(HASWELL)/console.log $(HASWELL)/tests.log \
-		--haswell-loss $(HASWELL_LOSS)/console.log $(HASWELL_LOSS)/tests.log
+		--haswell-loss $(HASWELL_LOSS)/console.log $(HASWELL_LOSS)/tests.log \
+		--skylake $(SKYLAKE)/console.log $(SKYLAKE)/tests.log
 
 # After editing a patch: make every patch apply exactly on its predecessors.
 refresh: base

@@ -5,23 +5,33 @@
 # the HT erratum on (or both off, to show the stock behaviour). on: the
 # erratum's leak model (x-pmu-ht-erratum=leak), every test; loss: its loss
 # model, only the erratum tests of mk/pmu-tests.sh, KUnit off (a second,
-# short boot). Console to OUTDIR/console.log, the initramfs' TAP (second
-# serial port) to OUTDIR/tests.log; then the PMU lines of the boot log,
+# short boot); skylake: an emulated Skylake instead (the TCG PMU with PEBS
+# of record format 3, no erratum), only the PEBS tests of
+# mk/pebs-tests.sh, KUnit off (a third, short boot). Console to
+# OUTDIR/console.log, the initramfs' TAP (second serial port) to
+# OUTDIR/tests.log; then the PMU lines of the boot log,
 # the TAP results and a scan of the console for kernel reports. Exit 1 if
 # the guest did not finish its tests, a test failed or the console holds
 # a report.
-# Usage: mk/boot-pmu.sh QEMU BZIMAGE INITRAMFS OUTDIR on|loss|off [TIMEOUT]
+# Usage: mk/boot-pmu.sh QEMU BZIMAGE INITRAMFS OUTDIR on|loss|skylake|off [TIMEOUT]
 set -eu
 qemu=$1 kernel=$2 initrd=$3 out=$4 mode=$5 limit=${6:-600}
 
 for f in "$qemu" "$kernel" "$initrd"; do
 	[ -f "$f" ] || { echo "boot-pmu: $f is missing" >&2; exit 1; }
 done
+# The -cpu flags TCG lacks are turned off, so that it does not warn.
+model=Haswell-noTSX flags=-pcid,-x2apic,-tsc-deadline,-invpcid
+suite=
 case "$mode" in
-on) pmu=on erratum=leak ;;
-loss) pmu=on erratum=loss ;;
+on) pmu=on erratum=leak suite=leak ;;
+loss) pmu=on erratum=loss suite=loss ;;
+skylake)
+	pmu=on erratum='' suite=pebs model=Skylake-Client
+	flags=$flags,-hle,-rtm,-rdseed,-3dnowprefetch,-xsavec
+	;;
 off) pmu=off erratum= ;;
-*) echo "boot-pmu: PMU must be on, loss or off, not $mode" >&2; exit 1 ;;
+*) echo "boot-pmu: PMU must be on, loss, skylake or off, not $mode" >&2; exit 1 ;;
 esac
 mkdir -p "$out"
 console=$out/console.log
@@ -32,22 +42,23 @@ rm -f "$console" "$tests"
 # run, so that its messages do not cut into their KTAP.
 append="console=ttyS0 panic=-1 oops=panic kunit_shutdown=none initramfs_async=0"
 append="$append nmi_watchdog=0 mitigations=off"
-# pmu_tests=MODE: the initramfs runs mk/pmu-tests.sh too (mk/init.sh).
-[ "$pmu" = on ] && append="$append pmu_tests=$erratum"
-# The loss boot runs the erratum tests only: the KUnit suites ran in the
-# first.
-[ "$mode" = loss ] && append="$append kunit.enable=0"
+# pmu_tests=MODE: the initramfs runs mk/pmu-tests.sh (leak, loss) or
+# mk/pebs-tests.sh (pebs) too (mk/init.sh).
+[ -n "$suite" ] && append="$append pmu_tests=$suite"
+# The loss and skylake boots run their own tests only: the KUnit suites
+# ran in the first.
+case "$mode" in
+loss|skylake) append="$append kunit.enable=0" ;;
+esac
 # QEMU rejects x-pmu-ht-erratum without pmu=on.
-cpu=Haswell-noTSX,pmu=$pmu
+cpu=$model,pmu=$pmu
 [ -n "$erratum" ] && cpu=$cpu,x-pmu-ht-erratum=$erratum
-echo "boot-pmu: QEMU (TCG, Haswell, 1 core, 2 threads, $cpu)"
-flags=-pcid,-x2apic,-tsc-deadline,-invpcid
+echo "boot-pmu: QEMU (TCG, ${model%%-*}, 1 core, 2 threads, $cpu)"
 start=$(date +%s)
 rc=0
 # -L: a QEMU built from Debian's dfsg source has no firmware of its own.
-# The -cpu flags TCG lacks are turned off, so that it does not warn; the
-# NMI watchdog would hold a fixed counter, and mitigations would turn PTI
-# on for an Intel model.
+# The NMI watchdog would hold a fixed counter, and mitigations would turn
+# PTI on for an Intel model.
 timeout --foreground "$limit" "$qemu" \
 	-nodefaults -no-reboot -display none -monitor none \
 	-L /usr/share/qemu -bios /usr/share/qemu/qboot.rom \

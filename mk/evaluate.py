@@ -2,8 +2,10 @@
 """Judge the test boots: KUnit (console), kselftest, perf and pmu TAP (tests
 log), and the console scanned for kernel reports; first the boot without a
 PMU, then, with --haswell CONSOLE TESTS, the boot on the emulated Haswell
-(mk/boot-pmu.sh), and with --haswell-loss CONSOLE TESTS its short boot with
-the erratum's loss model (the pmu tests and the console only). Prints a summary, the skipped count, and ends with the
+(mk/boot-pmu.sh), with --haswell-loss CONSOLE TESTS its short boot with
+the erratum's loss model (the pmu tests and the console only), and with
+--skylake CONSOLE TESTS the short boot on the emulated Skylake (PEBS: the
+boot log's format, the pebs tests and the console). Prints a summary, the skipped count, and ends with the
 plain line 'N passed, N failed'. Exit 1 on any failure."""
 import json
 import os
@@ -12,7 +14,11 @@ import subprocess
 import sys
 
 args = sys.argv[1:]
-HASWELL = HASWELL_LOSS = None
+HASWELL = HASWELL_LOSS = SKYLAKE = None
+if '--skylake' in args:
+    i = args.index('--skylake')
+    SKYLAKE = args[i + 1:i + 3]
+    del args[i:i + 3]
 if '--haswell-loss' in args:
     i = args.index('--haswell-loss')
     HASWELL_LOSS = args[i + 1:i + 3]
@@ -162,6 +168,17 @@ if HASWELL:
 if HASWELL_LOSS:
     tests_log(HASWELL_LOSS[1], 'haswell loss ', ['pmu'])
     console_reports(HASWELL_LOSS[0], 'haswell loss ')
+if SKYLAKE:
+    try:
+        log = open(SKYLAKE[0], errors='replace').read()
+    except OSError:
+        log = ''
+    line = re.search(r'Performance Events: .*', log)
+    print(f'skylake boot log: {line.group(0) if line else "(no Performance Events line)"}')
+    record(bool(line) and 'PEBS fmt3+' in line.group(0), False,
+           'skylake boot: Linux does not announce PEBS fmt3+')
+    tests_log(SKYLAKE[1], 'skylake ', ['pebs'])
+    console_reports(SKYLAKE[0], 'skylake ')
 print(f'skipped: {skipped} (not counted below)')
 print(f'{passed} passed, {failed} failed')
 sys.exit(1 if failed else 0)

@@ -20,7 +20,8 @@ out=/dev/ttyS1
 # The boot on the emulated Haswell (mk/boot-pmu.sh) adds pmu_tests=MODE,
 # QEMU's model of the HT erratum: with leak, every test runs, and
 # mk/pmu-tests.sh after them; with loss (a second, short boot), only the
-# erratum tests of mk/pmu-tests.sh.
+# erratum tests of mk/pmu-tests.sh. The boot on the emulated Skylake adds
+# pmu_tests=pebs: only the PEBS tests, mk/pebs-tests.sh.
 pmu=
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
@@ -64,8 +65,14 @@ run_all() {
 }
 
 {
-	[ "$pmu" = loss ] || run_all
-	if [ -n "$pmu" ]; then
+	case "$pmu" in
+	loss|pebs) ;;
+	*) run_all ;;
+	esac
+	if [ "$pmu" = pebs ]; then
+		echo "== pebs"
+		/pebs-tests.sh
+	elif [ -n "$pmu" ]; then
 		echo "== pmu"
 		ERRATUM=$pmu /pmu-tests.sh
 	fi

@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Build the test initramfs: busybox, Debian's perf with its libraries,
-# the installed kselftests, mk/init.sh as /init, and for the boot on the
-# emulated Haswell mk/pmu-tests.sh and its test program mk/pmu-loop.S.
+# the installed kselftests, mk/init.sh as /init, and for the boots on the
+# emulated Haswell and Skylake mk/pmu-tests.sh, mk/pebs-tests.sh and
+# their test program mk/pmu-loop.S.
 # Usage: mk/initramfs.sh KSELFTEST_INSTALL_DIR OUTPUT.cpio.gz
 set -eu
 kst=$1
@@ -21,6 +22,7 @@ done
 cp /usr/bin/timeout "$root/usr/bin/timeout"
 cp /usr/bin/perf "$root/usr/bin/perf"
 cp "$here/pmu-tests.sh" "$root/pmu-tests.sh"
+cp "$here/pebs-tests.sh" "$root/pebs-tests.sh"
 gcc -nostdlib -static -o "$root/pmu-loop" "$here/pmu-loop.S"
 cp -a "$kst" "$root/kselftest"
 cp "$here/init.sh" "$root/init"

@@ -1,0 +1,129 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The tests of the boot on the emulated Skylake (mk/boot-pmu.sh skylake;
+# QEMU with tools/testing/qemu-pmu/, PEBS of record format 3): Debian's
+# unmodified perf record on a precise event of the test program
+# (mk/pmu-loop.S), whose samples are PEBS records. TAP on standard
+# output. LOOP names the test program (default /pmu-loop).
+#
+# What the emulated PEBS does, as the SDM says (QEMU's README): the
+# overflow of a PEBS counter arms it, and the next occurrence of its event
+# writes a record and reloads the counter from its reset value (-P with
+# Linux's auto-reload at period P). The event that writes the record is
+# counted before the reload, which overwrites it: records come every P + 1
+# events, the k-th at the k * (P + 1)-th event. Instructions of the loop,
+# numbered from 1 at _start (3 * N + 4 in all):
+#   1                _start+0x0   mov $N, %ecx
+#   2 + 3i           _start+0x5   mov (%rsp), %rax    (i = 0 .. N - 1)
+#   3 + 3i           _start+0x9   dec %ecx
+#   4 + 3i           _start+0xb   jnz 1b
+#   3N + 2, +3, +4   _start+0xd, +0x12, +0x14: mov, xor, syscall
+# The EventingIP of a record is exact: the address of that instruction.
+LOOP=${LOOP:-/pmu-loop}
+N=1000000
+INSNS=$((3 * N + 4))
+# P + 1 is no multiple of 3: the eventing instruction moves through the
+# loop's three, and INSNS / P and INSNS / (P + 1) round to 30 and 29, so
+# that a period of P events is told from one of P + 1.
+P=100000
+SAMPLES=$((INSNS / (P + 1)))
+
+t=0
+# tap STATUS DESCRIPTION: one TAP line, ok if STATUS is 0
+tap() {
+	t=$((t + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $t $2"
+	else
+		echo "not ok $t $2"
+	fi
+}
+
+# pmis: the PMIs CPU 0 has taken (/proc/interrupts)
+pmis() {
+	awk '$1 == "PMI:" { print $2 }' /proc/interrupts
+}
+
+# offset J: _start's offset of the J-th instruction the loop retires
+offset() {
+	awk -v j="$1" -v n=$N 'BEGIN {
+		if (j == 1) o = 0
+		else if (j <= 3 * n + 1) o = substr("5 9 b", 1 + 2 * ((j - 2) % 3), 1)
+		else if (j == 3 * n + 2) o = "d"
+		else if (j == 3 * n + 3) o = "12"
+		else o = "14"
+		printf "_start+0x%s\n", o
+	}'
+}
+
+# Under TCG a PMI takes milliseconds: perf lowers its sample rate and then
+# throttles. Undo it and keep it so.
+echo 100000 > /proc/sys/kernel/perf_event_max_sample_rate
+echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent
+
+echo "TAP version 13"
+echo "1..6"
+
+# perf record opens one event per CPU for the task: pinned to CPU 0
+# (taskset, inherited by the workload), one event counts it all. A fixed
+# period and no callchain: Linux uses large PEBS (the interrupt
+# threshold a record short of the buffer's 64 KiB, 327 records of 200
+# bytes), so the 29 records stay in the buffer until the event is
+# disabled at the exit, and CPU 0 takes no PMI for them.
+before=$(pmis)
+taskset -c 0 perf record -q -e instructions:upp -c $P -o /tmp/pebs.data -- "$LOOP"
+rc=$?
+after=$(pmis)
+perf script -i /tmp/pebs.data -F ip,sym,symoff > /tmp/pebs.ip 2> /dev/null
+perf script -i /tmp/pebs.data -F time --ns > /tmp/pebs.time 2> /dev/null
+samples=$(wc -l < /tmp/pebs.ip)
+echo "# $samples samples (expected $SAMPLES = $INSNS / ($P + 1)), $((after - before)) PMIs on CPU 0"
+[ "$rc" = 0 ] && [ "$samples" = $SAMPLES ]
+tap $? "perf record -e instructions:upp -c $P: one PEBS record every $P + 1 instructions"
+
+# Each record has its own time stamp (the TSC of format 3, which Linux
+# converts), in the order of the records: strictly increasing times, to
+# the nanosecond (--ns), where a drain would give all 29 the same time.
+tr -d ' :' < /tmp/pebs.time > /tmp/pebs.t
+distinct=$(sort -u /tmp/pebs.t | wc -l)
+ordered=$(awk 'NR > 1 && $1 <= prev { n++ } { prev = $1 } END { print n + 0 }' /tmp/pebs.t)
+echo "# $distinct distinct times of $(wc -l < /tmp/pebs.t), $ordered not after the one before," \
+	"$(head -n 1 /tmp/pebs.t) to $(tail -n 1 /tmp/pebs.t)"
+[ "$samples" = $SAMPLES ] && [ "$distinct" = "$samples" ] && [ "$ordered" = 0 ]
+tap $? "every sample has its own time, strictly increasing"
+
+# All in the loop: _start, at one of its instructions.
+inloop=$(awk '$2 ~ /^_start\+0x(0|5|9|b|d|12|14)$/' /tmp/pebs.ip | wc -l)
+echo "# $inloop of $samples samples at an instruction of _start"
+[ "$samples" = $SAMPLES ] && [ "$inloop" = "$samples" ]
+tap $? "every sample's IP is an instruction of the loop"
+
+# Exact: the k-th sample names the k * (P + 1)-th instruction.
+k=0
+: > /tmp/pebs.want
+while [ $k -lt $SAMPLES ]; do
+	k=$((k + 1))
+	offset $((k * (P + 1))) >> /tmp/pebs.want
+done
+awk '{ print $2 }' /tmp/pebs.ip > /tmp/pebs.got
+bad=$(paste -d' ' /tmp/pebs.got /tmp/pebs.want | awk '$1 != $2' | wc -l)
+echo "# $bad of $SAMPLES samples not at the expected instruction;" \
+	"first: $(head -n 1 /tmp/pebs.got) (expected $(head -n 1 /tmp/pebs.want))," \
+	"last: $(tail -n 1 /tmp/pebs.got) (expected $(tail -n 1 /tmp/pebs.want))"
+[ "$samples" = $SAMPLES ] && [ "$bad" = 0 ] && cmp -s /tmp/pebs.got /tmp/pebs.want
+tap $? "the precise IPs are exact: the k-th sample at instruction k * ($P + 1)"
+
+[ "$rc" = 0 ] && [ $((after - before)) = 0 ]
+tap $? "large PEBS: no PMI for the $SAMPLES records (threshold not reached)"
+
+# With a callchain (-g) Linux does not use large PEBS: the threshold is one
+# record, each record raises a PMI and is drained by it.
+before=$(pmis)
+taskset -c 0 perf record -q -g -e instructions:upp -c $P -o /tmp/pebs1.data -- "$LOOP"
+rc=$?
+after=$(pmis)
+single=$(perf script -i /tmp/pebs1.data -F time 2> /dev/null | grep -c .)
+echo "# with -g: $((after - before)) PMIs on CPU 0, $single samples"
+[ "$rc" = 0 ] && [ $((after - before)) = $SAMPLES ]
+tap $? "without large PEBS (-g): one PMI per record, $SAMPLES"
+exit 0
