@@ -426,18 +426,22 @@ tap $((rc | ok)) "next to an idle sibling, two corrupting and two other events c
 # callback reschedules either thread. With CPU 1 offline all four of CPU
 # 0's events run all the time; back online, CPU 1's events get counters
 # and count nothing (no leak). Before the offline and after the online,
-# CPU 0 keeps to half: no interval of either phase has it run all four,
-# and most hold it to 200% (the sum of its events' shares).
-# Not every one: when CPU 1 rotates, all its events go and come back, and
-# a pass of CPU 0 between finds CPU 1 holding no counter and takes more
-# than half; CPU 1's first event then finds none and starves, and CPU 0
-# keeps to half again from CPU 1's request on (seen: 201% and 209% in two
-# of 13 intervals). Which interval is in which phase: perf flushes its
-# output after each interval, so the script counts the intervals printed
-# when a phase begins (N) and ends (M), and judges intervals N + 3 to M:
-# interval N + 1 was under way at the change, and N + 2 may have begun
-# before the change took effect (within a multiplexing interval, 4 ms).
-# Each phase lasts 4 s.
+# each thread rotates its four events on two counters, and in every
+# interval of either phase the shares of CPU 0's events add up to 200% at
+# most (two counters all the time) and 190% at least: they stop while CPU
+# 0 rotates (197% to 199% measured). When a thread rotates, all its events
+# go and come back; the series keeps its counters held and its corrupting
+# events present until it is done (patches "... Let a starving corrupting
+# event make its sibling keep to half the counters" and "... Keep to half
+# the counters only while the sibling needs them"). Released at once, a
+# pass of the sibling in between took more than half, and the thread's
+# events found no counter until its next rotation: CPU 0 ran 132% to 179%
+# in one run, up to 209% in others. Which interval is in which phase: perf
+# flushes its output after each interval, so the script counts the
+# intervals printed when a phase begins (N) and ends (M), and judges
+# intervals N + 3 to M: interval N + 1 was under way at the change, and
+# N + 2 may have begun before the change took effect (within a
+# multiplexing interval, 4 ms). Each phase lasts 4 s.
 # ivals: how many intervals perf has printed (4 lines each)
 ivals() {
 	awk -F, '/^ *[0-9]/ && !($1 in t) { t[$1]; n++ } END { print n + 0 }' \
@@ -488,12 +492,12 @@ for p in "$a" "$b" "$c"; do
 	[ "$(echo "$p" | wc -w)" -ge 3 ] || ok=1
 done
 for p in "$a" "$c"; do
-	echo "$p" | awk '{ n++; if ($1 <= 200.05) h++; if (!($1 > 0 && $1 < 400))
-		bad = 1 } END { exit bad || 2 * h <= n }' || ok=1
+	echo "$p" | awk '!($1 >= 190 && $1 <= 200.05) { bad = 1 }
+		END { exit bad }' || ok=1
 done
 for s in $b; do
 	[ "$s" = 400 ] || ok=1
 done
 echo "$sib" | awk -v RS=';' 'NF { n++; if ($1 != 0 || !($2 > 0)) bad = 1 }
 	END { exit bad || n != 4 }' || ok=1
-tap $ok "events on CPU 0 across its sibling's offline and online: all counters alone, no leak after"
+tap $ok "CPU 0 across its sibling's offline and online: half, all alone, no leak after"
