@@ -2,7 +2,8 @@
 /*
  * KUnit tests of how the perf core puts event groups on a PMU: the passes
  * of merge_sched_in() over the pinned and the flexible groups of a CPU
- * context, and the rotation that multiplexes them.
+ * context and of the task running on that CPU, and the rotation that
+ * multiplexes them.
  *
  * #included at the end of kernel/events/core.c, so that the tests drive the
  * static scheduling code itself (ctx_resched(), visit_groups_merge(),
@@ -121,7 +122,7 @@ static int kunit_sched_init(struct kunit *test)
 	ks->cpu = cpumask_first(cpu_online_mask);
 	ks->nr_counters = 4;
 	ks->pmu = (struct pmu) {
-		.task_ctx_nr	= perf_invalid_context,
+		.task_ctx_nr	= perf_hw_context,
 		.capabilities	= PERF_PMU_CAP_NO_INTERRUPT,
 		.event_init	= kunit_sched_event_init,
 		.add		= kunit_sched_pmu_add,
@@ -175,6 +176,29 @@ static void kunit_sched_event(struct kunit *test, int need, bool pinned, bool ex
 
 	KUNIT_ASSERT_LT(test, ks->nr_events, KUNIT_SCHED_MAX_EVENTS);
 	event = perf_event_create_kernel_counter(&attr, ks->cpu, NULL, NULL, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, event);
+	ks->events[ks->nr_events++] = event;
+}
+
+/*
+ * A new disabled flexible event of the test's own thread that takes @need
+ * counters, counted on ks->cpu, where the thread stays from now on: its
+ * context is the task context of ks->cpu in every pass and rotation.
+ */
+static void kunit_sched_task_event(struct kunit *test, int need)
+{
+	struct kunit_sched *ks = test->priv;
+	struct perf_event_attr attr = {
+		.type		= ks->pmu.type,
+		.size		= sizeof(attr),
+		.config		= need,
+		.disabled	= 1,
+	};
+	struct perf_event *event;
+
+	KUNIT_ASSERT_LT(test, ks->nr_events, KUNIT_SCHED_MAX_EVENTS);
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(ks->cpu)), 0);
+	event = perf_event_create_kernel_counter(&attr, ks->cpu, current, NULL, NULL);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, event);
 	ks->events[ks->nr_events++] = event;
 }
@@ -235,6 +259,8 @@ static void __kunit_sched_pass(void *info)
 
 	perf_ctx_lock(cpuctx, task_ctx);
 	ctx_time_freeze(cpuctx, &cpuctx->ctx);
+	if (task_ctx)
+		ctx_time_freeze(cpuctx, task_ctx);
 	for (i = 0; i < ks->nr_events; i++) {
 		if (ks->events[i]->state == PERF_EVENT_STATE_OFF)
 			perf_event_set_state(ks->events[i], PERF_EVENT_STATE_INACTIVE);
@@ -455,6 +481,34 @@ static void sched_flexible_exclusive(struct kunit *test)
 	}
 }
 
+/*
+ * The CPU context's flexible groups go on before the task's: ctx_resched()
+ * and perf_rotate_context() put the CPU context's flexible groups on, then
+ * the flexible groups of the task running on the CPU. Groups of 3, 2 and 1
+ * of the CPU context and a group of 1 of the test's own thread, on four
+ * counters. The CPU context's pass stops at its group that does not fit,
+ * and the task's group takes the counter left: over every three passes
+ * the task's group is on twice, and the CPU context's group of 1 twice.
+ * The counters are all taken in every pass.
+ */
+static void sched_flexible_cpu_then_task(struct kunit *test)
+{
+	static const char * const states[] = { "A--A", "-AAA", "A-A-" };
+	static const int need[] = { 3, 2, 1 };
+	struct kunit_sched *ks = test->priv;
+	int i, task_on = 0;
+
+	kunit_sched_flexible(test, need, ARRAY_SIZE(need));
+	kunit_sched_task_event(test, 1);
+	kunit_sched_pass(test);
+	for (i = 0; i < 2 * ARRAY_SIZE(states); i++) {
+		KUNIT_EXPECT_STREQ_MSG(test, ks->states, states[i % 3], "pass %d", i);
+		task_on += ks->states[3] == 'A';
+		kunit_sched_rotate(test);
+	}
+	KUNIT_EXPECT_EQ(test, task_on, 4);
+}
+
 static struct kunit_case perf_sched_test_cases[] = {
 	KUNIT_CASE_PARAM(sched_flexible_all_fit, kunit_sched_txn_gen_params),
 	KUNIT_CASE_PARAM(sched_flexible_past_failure, kunit_sched_txn_gen_params),
@@ -463,6 +517,7 @@ static struct kunit_case perf_sched_test_cases[] = {
 	KUNIT_CASE(sched_flexible_rotation),
 	KUNIT_CASE(sched_flexible_failing_head),
 	KUNIT_CASE(sched_flexible_exclusive),
+	KUNIT_CASE(sched_flexible_cpu_then_task),
 	{}
 };
 
