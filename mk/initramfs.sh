@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build the test initramfs: busybox, Debian's perf with its libraries,
 # the installed kselftests, mk/init.sh as /init, and for the boots on the
-# emulated Haswell and Skylake mk/pmu-tests.sh, mk/pebs-tests.sh and
-# their test program mk/pmu-loop.S.
+# emulated Haswell and Skylake mk/pmu-tests.sh, mk/pebs-tests.sh (with
+# mk/tap.sh) and their test program mk/pmu-loop.S.
 # Usage: mk/initramfs.sh KSELFTEST_INSTALL_DIR OUTPUT.cpio.gz
 set -eu
 kst=$1
@@ -23,6 +23,7 @@ cp /usr/bin/timeout "$root/usr/bin/timeout"
 cp /usr/bin/perf "$root/usr/bin/perf"
 cp "$here/pmu-tests.sh" "$root/pmu-tests.sh"
 cp "$here/pebs-tests.sh" "$root/pebs-tests.sh"
+cp "$here/tap.sh" "$root/tap.sh"
 gcc -nostdlib -static -o "$root/pmu-loop" "$here/pmu-loop.S"
 cp -a "$kst" "$root/kselftest"
 cp "$here/init.sh" "$root/init"

@@ -28,16 +28,8 @@ INSNS=$((3 * N + 4))
 P=100000
 SAMPLES=$((INSNS / (P + 1)))
 
-t=0
-# tap STATUS DESCRIPTION: one TAP line, ok if STATUS is 0
-tap() {
-	t=$((t + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $t $2"
-	else
-		echo "not ok $t $2"
-	fi
-}
+# tap STATUS DESCRIPTION (mk/tap.sh)
+. /tap.sh
 
 # pmis: the PMIs CPU 0 has taken (/proc/interrupts)
 pmis() {

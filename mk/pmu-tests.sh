@@ -24,16 +24,8 @@ PERIOD=100000
 HT=/sys/devices/cpu/ht_bug_workaround
 CPU1=/sys/devices/system/cpu/cpu1/online
 
-t=0
-# tap STATUS DESCRIPTION: one TAP line, ok if STATUS is 0
-tap() {
-	t=$((t + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $t $2"
-	else
-		echo "not ok $t $2"
-	fi
-}
+# tap STATUS DESCRIPTION (mk/tap.sh)
+. /tap.sh
 
 # value EVENT FILE: what perf stat -x, wrote to FILE for EVENT
 value() {
@@ -435,8 +427,8 @@ tap $((rc | ok)) "next to an idle sibling, two corrupting and two other events c
 # event make its sibling keep to half the counters" and "... Keep to half
 # the counters only while the sibling needs them"). Released at once, a
 # pass of the sibling in between took more than half, and the thread's
-# events found no counter until its next rotation: CPU 0 ran 132% to 179%
-# in one run, up to 209% in others. Which interval is in which phase: perf
+# events found no counter until its next rotation (the sums measured then
+# are in those patches' messages). Which interval is in which phase: perf
 # flushes its output after each interval, so the script counts the
 # intervals printed when a phase begins (N) and ends (M), and judges
 # intervals N + 3 to M: interval N + 1 was under way at the change, and
