@@ -43,6 +43,9 @@ NMI_SLOW = re.compile(r'INFO: NMI handler \(\w+\) took too long to run')
 # KTAP lines are the suites' own words, not kernel reports.
 KTAP = re.compile(r'^\s*(ok |not ok |# |KTAP version|TAP version|1\.\.)')
 
+# The lines of a kselftest program's output that say nothing of a failure.
+NOTE_QUIET = re.compile(r'^(#\s*)+(RUN|OK|ok |PASSED|Starting|Totals|TAP version|1\.\.|$)')
+
 passed = failed = skipped = 0
 
 
@@ -91,6 +94,7 @@ def tap_section(lines, name):
     top-level line only where it had none or where it failed anyway."""
     n = 0
     nested = []
+    notes = []
     for line in lines:
         m = re.match(r'^# (not ok|ok) \d+ (.*)$', line)
         if m:
@@ -98,8 +102,16 @@ def tap_section(lines, name):
             continue
         m = re.match(r'^(not ok|ok) \d+ (.*)$', line)
         if not m:
+            # What a failing program said: its assertions, a timeout.
+            line = line.replace('\0', '')
+            if line.startswith('#') and not NOTE_QUIET.match(line):
+                notes.append(line)
             continue
         top_ok = m.group(1) == 'ok'
+        if not top_ok or any(c.group(1) != 'ok' for c in nested):
+            for note in notes[-12:]:
+                print(f'{name}: | {note}')
+        notes = []
         for c in nested:
             n += 1
             record(c.group(1) == 'ok', '# SKIP' in c.group(2),
