@@ -3,7 +3,7 @@
 # Build the test initramfs: busybox, Debian's perf with its libraries,
 # the installed kselftests, mk/init.sh as /init, and for the boots on the
 # emulated Haswell and Skylake mk/pmu-tests.sh, mk/pebs-tests.sh (with
-# mk/tap.sh) and their test program mk/pmu-loop.S.
+# mk/tap.sh) and their test programs, both from mk/pmu-loop.S.
 # Usage: mk/initramfs.sh KSELFTEST_INSTALL_DIR OUTPUT.cpio.gz
 set -eu
 kst=$1
@@ -25,6 +25,7 @@ cp "$here/pmu-tests.sh" "$root/pmu-tests.sh"
 cp "$here/pebs-tests.sh" "$root/pebs-tests.sh"
 cp "$here/tap.sh" "$root/tap.sh"
 gcc -nostdlib -static -o "$root/pmu-loop" "$here/pmu-loop.S"
+gcc -nostdlib -static -DXCHG -o "$root/pmu-xchg" "$here/pmu-loop.S"
 cp -a "$kst" "$root/kselftest"
 cp "$here/init.sh" "$root/init"
 chmod +x "$root/init"

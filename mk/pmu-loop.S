@@ -6,12 +6,18 @@
  * branch, then exit(0):
  *   instructions 3 * 1000000 + 4, branches 1000000 + 1 (the jnz, and the
  *   syscall: a branch in the model), loads 1000000.
+ * Built with -DXCHG (/pmu-xchg), an XCHG with memory instead of the load:
+ * atomic, its lock implicit, one load and one store per iteration.
  */
 	.globl	_start
 	.text
 _start:
 	mov	$1000000, %ecx
+#ifdef XCHG
+1:	xchg	%rax, (%rsp)
+#else
 1:	mov	(%rsp), %rax
+#endif
 	dec	%ecx
 	jnz	1b
 	mov	$60, %eax

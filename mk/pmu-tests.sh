@@ -493,3 +493,13 @@ done
 echo "$sib" | awk -v RS=';' 'NF { n++; if ($1 != 0 || !($2 > 0)) bad = 1 }
 	END { exit bad || n != 4 }' || ok=1
 tap $ok "CPU 0 across its sibling's offline and online: half, all alone, no leak after"
+
+# The loop with an XCHG with memory instead of its load (/pmu-xchg): the
+# lock is implicit (no LOCK prefix), and XCHG loads and stores once.
+perf stat -x, -o /tmp/xchg -e instructions:u,r81d0:u,r82d0:u -- /pmu-xchg
+rc=$?
+ok=0
+exact instructions:u /tmp/xchg $INSNS || ok=1
+exact r81d0:u /tmp/xchg $LOADS || ok=1
+exact r82d0:u /tmp/xchg $LOADS || ok=1
+tap $((rc | ok)) "perf stat counts an XCHG with memory as a load and a store"
