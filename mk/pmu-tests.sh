@@ -46,6 +46,20 @@ exact() {
 	[ "$v" = "$3" ] && [ "$run" = "100.00" ]
 }
 
+# stat_exact FILE PROGRAM EVENT=COUNT...: perf stat of PROGRAM, written to
+# FILE, counts each EVENT exactly and all the time.
+stat_exact() {
+	f=$1 prog=$2
+	shift 2
+	evs=$(echo "$@" | sed 's/=[0-9]*//g; s/ /,/g')
+	perf stat -x, -o "$f" -e "$evs" -- "$prog" || return 1
+	bad=0
+	for ec in "$@"; do
+		exact "${ec%=*}" "$f" "${ec#*=}" || bad=1
+	done
+	return $bad
+}
+
 # Under TCG a PMI takes milliseconds: perf lowers its sample rate (the
 # kselftests before have) and then throttles. Undo it and keep it so.
 echo 100000 > /proc/sys/kernel/perf_event_max_sample_rate
@@ -170,15 +184,11 @@ if [ "$ERRATUM" = loss ]; then
 	exit 0
 fi
 
-echo "1..15"
+echo "1..16"
 
-perf stat -x, -o /tmp/stat -e instructions:u,branches:u,r81d0:u -- "$LOOP"
-rc=$?
-ok=0
-exact instructions:u /tmp/stat $INSNS || ok=1
-exact branches:u /tmp/stat $BRANCHES || ok=1
-exact r81d0:u /tmp/stat $LOADS || ok=1
-tap $((rc | ok)) "perf stat counts the loop's instructions, branches, loads exactly"
+stat_exact /tmp/stat "$LOOP" instructions:u=$INSNS branches:u=$BRANCHES \
+	r81d0:u=$LOADS
+tap $? "perf stat counts the loop's instructions, branches, loads exactly"
 
 # perf record -- cmd opens one event per CPU for the task, each with its
 # own period: a task that migrates gives floor(n0 / P) + floor(n1 / P)
@@ -496,10 +506,6 @@ tap $ok "CPU 0 across its sibling's offline and online: half, all alone, no leak
 
 # The loop with an XCHG with memory instead of its load (/pmu-xchg): the
 # lock is implicit (no LOCK prefix), and XCHG loads and stores once.
-perf stat -x, -o /tmp/xchg -e instructions:u,r81d0:u,r82d0:u -- /pmu-xchg
-rc=$?
-ok=0
-exact instructions:u /tmp/xchg $INSNS || ok=1
-exact r81d0:u /tmp/xchg $LOADS || ok=1
-exact r82d0:u /tmp/xchg $LOADS || ok=1
-tap $((rc | ok)) "perf stat counts an XCHG with memory as a load and a store"
+stat_exact /tmp/xchg /pmu-xchg instructions:u=$INSNS r81d0:u=$LOADS \
+	r82d0:u=$LOADS
+tap $? "perf stat counts an XCHG with memory as a load and a store"
