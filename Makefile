@@ -9,6 +9,10 @@
 #   make check-fast   userspace algorithm tests and checkpatch, in seconds
 #   make export       git-am-ready series under build/export, proven, and
 #                     its fixes for 6.12 (build/export/stable-6.12)
+#   make prefixes     every prefix of the series builds and passes its
+#                     KUnit suites (kunit.py); FROM=k starts at prefix k
+#   make figures      rewrite the README's figures of the counter
+#                     assignment from the harness's check and bench runs
 #   make refresh      rewrite series/*.patch to apply without offsets
 #   make deb-pkg      Debian kernel package of the patched tree for real
 #                     Intel machines (config of the running kernel)
@@ -82,19 +86,10 @@ CHECKPATCH = perl $(PRISTINE)/scripts/checkpatch.pl --strict --no-tree \
 KUNIT_PY = $(STAGED)/tools/testing/kunit/kunit.py
 
 .PHONY: all deps base stage kernel kselftest initramfs boot haswell check \
-	check-fast refresh export deb-pkg qemu boot-pmu clean
+	check-fast prefixes figures refresh export deb-pkg qemu boot-pmu clean
 
 all: boot haswell
-	@python3 $(KUNIT_PY) parse $(abspath $(B)/console.log) | tail -n +2
-	@sed -n '/^== perf/,/^== end/p' $(B)/tests.log
-	@echo "The HT erratum on the emulated Haswell: /pmu-loop's loads (r81d0:u)"
-	@echo "on CPU 0, an event on CPU 1, its sibling (r00c5 counts nothing here),"
-	@echo "in both models of QEMU's x-pmu-ht-erratum:"
-	@echo "  model  ht_bug_workaround  CPU 1            r81d0:u (CPU 0)  CPU 1"
-	@cat $(HASWELL)/tests.log $(HASWELL_LOSS)/tests.log | tr -d '\r' | \
-		sed -n 's/^# erratum: \([a-z]*\) \([01]\) \([^ ]*\) \([0-9]*\) \([0-9]*\)$$/\1 \2 \3 \4 \5/p' | \
-		while read -r model ht ev main sib; do \
-		printf '  %-5s  %-17s  %-15s  %15s  %5s\n' $$model $$ht $$ev $$main $$sib; done
+	@mk/show.sh $(HASWELL)/tests.log $(HASWELL_LOSS)/tests.log $(SKYLAKE)/tests.log
 	@python3 mk/evaluate.py $(KUNIT_PY) $(B)/console.log $(B)/tests.log \
 		--haswell $(HASWELL)/console.log $(HASWELL)/tests.log \
 		--haswell-loss $(HASWELL_LOSS)/console.log $(HASWELL_LOSS)/tests.log \
@@ -161,6 +156,22 @@ check: stage
 		--haswell $(HASWELL)/console.log $(HASWELL)/tests.log \
 		--haswell-loss $(HASWELL_LOSS)/console.log $(HASWELL_LOSS)/tests.log \
 		--skylake $(SKYLAKE)/console.log $(SKYLAKE)/tests.log
+
+# Every prefix of the series staged in build/prefixes/linux, built, and its
+# KUnit suites run by upstream's kunit.py (logs in build/prefixes/log/).
+FROM		?= 1
+prefixes: base
+	@mk/prefixes.sh $(PRISTINE) $(B)/prefixes $(JOBS) $(FROM)
+
+# The README's figures of the counter assignment, from the harness's check
+# and bench runs (make check-fast checks them).
+figures: stage
+	@$(MAKE) -s -C tools/testing/x86-perf-sched BASE=$(abspath $(PRISTINE)) \
+		O=$(FAST_OUT)/x86-perf-sched check > $(FAST_OUT)/x86-perf-sched.log
+	@$(MAKE) -s -C tools/testing/x86-perf-sched BASE=$(abspath $(PRISTINE)) \
+		O=$(FAST_OUT)/x86-perf-sched bench > $(FAST_OUT)/bench.txt
+	@python3 mk/figures.py --write README $(FAST_OUT)/x86-perf-sched.log \
+		$(FAST_OUT)/bench.txt
 
 # After editing a patch: make every patch apply exactly on its predecessors.
 refresh: base

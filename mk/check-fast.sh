@@ -44,6 +44,14 @@ for mk in tools/testing/*/Makefile; do
 	[ "$rc" = 0 ] || count 1 "$dir: make check exited $rc"
 done
 
+# The README's figures of the counter assignment come from the check run
+# above and the benchmark (instructions, by callgrind): mk/figures.py
+# fails when the README says something else (make figures rewrites it).
+sched=tools/testing/x86-perf-sched
+make -s -C $sched BASE="$pristine" O="$out/x86-perf-sched" bench > "$out/bench.txt" 2>&1 &&
+	python3 mk/figures.py --check README "$out/x86-perf-sched.log" "$out/bench.txt"
+count $? "README: the figures of $sched/ as its check and bench give them"
+
 patches=$(grep -v -e '^#' -e '^[[:space:]]*$' series/series 2>/dev/null)
 
 # No invented identity: make export takes the author and the sign-off from
@@ -74,8 +82,8 @@ run_checkpatch() {
 
 # The sign-off is make export's: a patch has none here. The commits that
 # Fixes: tags name are upstream's, and no tree here has upstream's history
-# to look them up in (the base is Debian's tarball): the cover letter says
-# how each was checked.
+# to look them up in (the base is Debian's tarball): the cover letters
+# (series/cover/) say how each was checked.
 for p in $patches; do
 	# From series/: at the top of a git work tree checkpatch takes a
 	# patch that git tracks for a source file.

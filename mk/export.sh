@@ -15,13 +15,17 @@
 #    exporter's Signed-off-by:. A last commit adds the F: lines of the
 #    file MAINTAINERS to the existing entry its first line names (the
 #    other lines: "F:", a tab, a pattern), for the new files that entry
-#    does not cover yet. git format-patch writes the numbered series and
-#    a cover letter (series/cover-letter) to OUTDIR/patches.
+#    does not cover yet. git format-patch writes the whole series to
+#    OUTDIR/patches.
 # 3. Proof: git am of OUTDIR/patches onto the pristine base in a fresh
 #    work tree, every prefix of the series compiles arch/x86/events/ and
 #    kernel/events/ with the test config (bisectability), and checkpatch
 #    --strict passes on every patch.
-# 4. With STABLE_PRISTINE (a 6.12 tree): the patches series/stable-6.12/
+# 4. The topic series of series/topics, as they are sent, each with its
+#    cover letter and recipients, in OUTDIR/topics: each git am'd with
+#    the topics it needs onto the pristine base, checkpatch'd, and every
+#    prefix compiled as in 3.
+# 5. With STABLE_PRISTINE (a 6.12 tree): the patches series/stable-6.12/
 #    series names, as the exported commits or as the backport that
 #    series/stable-6.12/ holds for one that does not apply, are committed
 #    onto that tree, written to OUTDIR/stable-6.12, git am'd onto it in a
@@ -177,6 +181,8 @@ uncovered() {
 [ "$(grep -cxF "$title" "$base/MAINTAINERS")" = 1 ] ||
 	die "MAINTAINERS: no single entry '$title' in the kernel's MAINTAINERS"
 uncovered > "$out/uncovered"
+cp "$out/uncovered" "$out/uncovered.base"
+maint=
 if [ "$(sed '1d' MAINTAINERS | wc -l)" = 0 ]; then
 	[ ! -s "$out/uncovered" ] ||
 		die "MAINTAINERS: '$title' does not cover: $(cat "$out/uncovered")"
@@ -225,30 +231,21 @@ else
 	} > "$out/msg"
 	git -C "$base" add -f MAINTAINERS
 	git_id -C "$base" commit -q --author="$author" -F "$out/msg"
+	maint=$(git -C "$base" rev-parse HEAD)
 fi
 
+# The whole series in one, for git am and bisection; it is sent as the
+# topic series below, each with its cover letter.
 rm -rf "$out/patches"
-cover=$(cat series/cover-letter 2>/dev/null || echo "x86 perf event scheduling")
-git_id -C "$base" format-patch -q --cover-letter --base=pristine -o "$out/patches" pristine..HEAD
-subject=$(echo "$cover" | head -n 1)
-body=$(echo "$cover" | sed '1,2d')
-python3 - "$out/patches/0000-cover-letter.patch" "$subject" "$body" <<'PY'
-import sys
-path, subject, body = sys.argv[1:4]
-text = open(path).read()
-text = text.replace('*** SUBJECT HERE ***', subject)
-text = text.replace('*** BLURB HERE ***', body)
-open(path, 'w').write(text)
-PY
-n=$(ls "$out/patches" | grep -vc '^0000-')
-echo "export: $n patches and a cover letter in $out/patches, from $author"
+git_id -C "$base" format-patch -q --base=pristine -o "$out/patches" pristine..HEAD
+echo "export: $(ls "$out/patches" | wc -l) patches in $out/patches, from $author"
 
 # Proof 1: git am onto the pristine base.
 am=$out/am
 git -C "$base" worktree remove -f "$am" 2>/dev/null || rm -rf "$am"
 git -C "$base" worktree prune
 git -C "$base" worktree add -q --detach "$am" pristine
-git_id -C "$am" am -q $(ls "$out"/patches/*.patch | grep -v /0000-cover-letter)
+git_id -C "$am" am -q "$out"/patches/*.patch
 echo "export: git am onto the pristine base: ok"
 
 # checkpatch (proof 3) checks SPDX tags with scripts/spdxcheck.py and takes
@@ -264,13 +261,14 @@ export PATH="/usr/bin:$PATH"
 
 # Proof 2: every prefix compiles arch/x86/events/ and kernel/events/ with
 # the test config.
-# build_prefixes WORKTREE CONFIG NAME: every commit of WORKTREE after
-# pristine, checked out in turn, compiles both with CONFIG.
+# build_prefixes WORKTREE CONFIG NAME [FROM]: every commit of WORKTREE
+# after FROM (default: pristine), checked out in turn, compiles both with
+# CONFIG.
 build_prefixes() {
 	obj=$out/obj-$3
 	mkdir -p "$obj"
 	i=0
-	for c in $(git -C "$1" rev-list --reverse pristine..HEAD); do
+	for c in $(git -C "$1" rev-list --reverse "${4:-pristine}"..HEAD); do
 		i=$((i + 1))
 		git -C "$1" checkout -q "$c"
 		cp "$2" "$obj/.config"
@@ -319,9 +317,173 @@ checkpatch_all() {
 	[ "$bad" = 0 ] || die "checkpatch --strict: $bad patches with errors, warnings or checks"
 	echo "export: checkpatch --strict of $(basename "$tree") on $# patches: clean"
 }
-checkpatch_all "$am" $(ls "$out"/patches/*.patch | grep -v /0000-cover-letter)
+checkpatch_all "$am" "$out"/patches/*.patch
 
-# Proof 4: the fixes where stable users are, on 6.12.
+# Proof 4: the topic series, as they are sent. series/topics cuts the
+# series into topics, in order; each names the earlier topics it applies
+# on. A topic is a branch of $base: the topics it needs, as their own
+# branches have them, then its patches, and the MAINTAINERS update in the
+# topic that adds the last file the entry did not cover. git format-patch
+# --base=pristine writes it with its cover letter (series/cover/NAME), the
+# base-commit and the patch ids of what it needs; To: and Cc: are
+# get_maintainer.pl's for its patches. It is git am'd with what it needs
+# onto the base in a fresh work tree, checked by checkpatch --strict, and
+# every prefix of its own patches compiles, unless it needs every topic
+# before it: its trees are then those of proof 2.
+tlist=series/topics
+grep -v -e '^#' -e '^[[:space:]]*$' "$tlist" > "$out/topics.list" ||
+	die "$tlist names no topic"
+echo "$patches" | awk 'NR == FNR { name[++t] = $1; last[t] = $2; next }
+	{
+		if (k == 0)
+			k = 1
+		if (k > t) {
+			print "export: " $0 " comes after the last topic" > "/dev/stderr"
+			exit 1
+		}
+		print $0, name[k]
+		if ($0 == last[k])
+			k++
+	}
+	END {
+		if (k != t + 1) {
+			print "export: a topic ends on no patch, or out of order" > "/dev/stderr"
+			exit 1
+		}
+	}' \
+	"$out/topics.list" - > "$out/topic-of" || die "$tlist does not cut series/series in order"
+
+# The topic of the MAINTAINERS update.
+mtopic=
+if [ -n "$maint" ]; then
+	for p in $patches; do
+		for n in $(awk -v p="$p" '$1 == p { for (i = 2; i <= NF; i++) print $i }' \
+			   series/overlay); do
+			! grep -qxF "$n" "$out/uncovered.base" ||
+				mtopic=$(awk -v p="$p" '$1 == p { print $2 }' "$out/topic-of")
+		done
+	done
+fi
+
+# format_topic DIR RANGE TO CC: DIR/ holds the patches of RANGE of $base,
+# with the cover letter and the addresses of the files TO and CC.
+format_topic() {
+	dir=$1 range=$2 to=$3 cc=$4
+	set --
+	while read -r a; do set -- "$@" --to="$a"; done < "$to"
+	while read -r a; do set -- "$@" --cc="$a"; done < "$cc"
+	rm -rf "$dir"
+	git_id -C "$base" format-patch -q --cover-letter --base=pristine -o "$dir" "$@" "$range"
+}
+
+rm -rf "$out/topics" "$out/topics.d" "$out/topic-am"
+git -C "$base" worktree prune
+earlier=
+ti=0
+ntopics=$(wc -l < "$out/topics.list")
+while [ "$ti" -lt "$ntopics" ]; do
+	ti=$((ti + 1))
+	tname=$(awk -v i="$ti" 'NR == i { print $1 }' "$out/topics.list")
+	tneeds=$(awk -v i="$ti" 'NR == i { for (j = 3; j <= NF; j++) print $j }' \
+		 "$out/topics.list" | tr '\n' ' ')
+	cover=series/cover/$tname
+	[ -f "$cover" ] || die "$tlist: $tname has no cover letter $cover"
+	for n in $tneeds; do
+		echo "$earlier" | grep -qxF "$n" || die "$tlist: $tname needs $n, no earlier topic"
+		for m in $(awk -v n="$n" '$1 == n { for (i = 3; i <= NF; i++) print $i }' \
+			   "$out/topics.list"); do
+			echo " $tneeds " | grep -qF " $m " ||
+				die "$tlist: $tname needs $n, which needs $m: name it too"
+		done
+	done
+	# What it needs, in topic order.
+	needs=$(echo "$earlier" | while read -r n; do
+		if echo " $tneeds " | grep -qF " $n "; then echo "$n"; fi
+	done)
+	git -C "$base" checkout -q -f --detach pristine
+	for n in $needs; do
+		git_id -C "$base" cherry-pick "$(cat "$out/topics.d/$n.range")" > /dev/null ||
+			die "$tname: $n does not apply onto what it needs"
+	done
+	from=$(git -C "$base" rev-parse HEAD)
+	for p in $(awk -v t="$tname" '$2 == t { print $1 }' "$out/topic-of"); do
+		git_id -C "$base" cherry-pick \
+			"$(awk -v p="$p" '$1 == p { print $2 }' "$out/commits")" > /dev/null ||
+			die "$tname: $p does not apply onto the topics it needs ($tneeds)"
+	done
+	[ "$tname" != "$mtopic" ] || git_id -C "$base" cherry-pick "$maint" > /dev/null ||
+		die "$tname: the MAINTAINERS update does not apply"
+	mkdir -p "$out/topics.d"
+	echo "$from..$(git -C "$base" rev-parse HEAD)" > "$out/topics.d/$tname.range"
+	tdir=$out/topics/$ti-$tname
+	echo "$tdir" > "$out/topics.d/$tname.dir"
+	git_id -C "$base" format-patch -q -o "$out/topics.d/$tname.tmp" "$from..HEAD"
+	(cd "$am" && perl scripts/get_maintainer.pl --no-git --no-git-fallback \
+		--no-fixes --no-rolestats --nol --nor "$out/topics.d/$tname.tmp"/*.patch) \
+		> "$out/topics.d/$tname.to"
+	(cd "$am" && perl scripts/get_maintainer.pl --no-git --no-git-fallback \
+		--no-fixes --no-rolestats --nom "$out/topics.d/$tname.tmp"/*.patch) \
+		> "$out/topics.d/$tname.cc"
+	rm -rf "$out/topics.d/$tname.tmp"
+	format_topic "$tdir" "$from..HEAD" "$out/topics.d/$tname.to" "$out/topics.d/$tname.cc"
+	# The cover letter: series/cover/NAME, what the topic needs, the base.
+	{
+		sed '1,2d' "$cover"
+		echo
+		echo "Base: Linux $(make -s -C "$pristine" kernelversion) as" \
+			"$(basename "$pristine") has it; the base-commit below is"
+		echo "the export's commit of that tree, not an upstream commit."
+		if [ -n "$needs" ]; then
+			echo
+			echo "It applies to Linux 7.3.4 after these series (the"
+			echo "prerequisite-patch-id lines below):"
+			for n in $needs; do
+				echo "  \"$(head -n 1 "series/cover/$n")\""
+			done
+		fi
+	} > "$out/topics.d/$tname.body"
+	python3 - "$tdir/0000-cover-letter.patch" "$(head -n 1 "$cover")" \
+		"$out/topics.d/$tname.body" <<'PY'
+import sys
+path, subject, body = sys.argv[1:4]
+text = open(path).read()
+text = text.replace('*** SUBJECT HERE ***', subject)
+text = text.replace('*** BLURB HERE ***', open(body).read().rstrip('\n'))
+open(path, 'w').write(text)
+PY
+	# Proof: git am with what it needs onto the base, the same tree.
+	tam=$out/topic-am
+	git -C "$base" worktree remove -f "$tam" 2>/dev/null || rm -rf "$tam"
+	git -C "$base" worktree prune
+	git -C "$base" worktree add -q --detach "$tam" pristine
+	for n in $needs; do
+		git_id -C "$tam" am -q $(ls "$(cat "$out/topics.d/$n.dir")"/*.patch |
+					  grep -v /0000-) ||
+			die "$tname: $n does not git am"
+	done
+	tfrom=$(git -C "$tam" rev-parse HEAD)
+	git_id -C "$tam" am -q $(ls "$tdir"/*.patch | grep -v /0000-) ||
+		die "$tname does not git am onto what it needs"
+	git -C "$tam" diff --quiet HEAD "$(git -C "$base" rev-parse HEAD)" ||
+		die "$tname: git am gives another tree than its branch"
+	n=$(ls "$tdir" | grep -vc '^0000-')
+	after=$(echo "$needs" | tr '\n' ' ' | sed 's/ $//')
+	echo "export: topic $ti, $tname: $n patches, git am onto the base after" \
+		"${after:-nothing}: ok"
+	checkpatch_all "$tam" $(ls "$tdir"/*.patch | grep -v /0000-)
+	if [ "$(echo "$needs")" = "$(echo "$earlier" | sed '/^$/d')" ]; then
+		echo "export: topic $ti, $tname: needs every topic before it: its" \
+			"trees are those of the series, built above"
+	else
+		build_prefixes "$tam" "$fragment" "topic-$tname" "$tfrom"
+	fi
+	earlier=$(printf '%s\n%s' "$earlier" "$tname" | sed '/^$/d')
+done
+git -C "$base" checkout -q -f master
+git -C "$base" worktree remove -f "$out/topic-am"
+echo "export: $ti topic series in $out/topics"
+
+# Proof 5: the fixes where stable users are, on 6.12.
 [ -n "$stable" ] || exit 0
 slist=series/stable-6.12/series
 [ -n "$(grep -v -e '^#' -e '^[[:space:]]*$' "$slist" 2>/dev/null)" ] ||

@@ -426,10 +426,11 @@ static void print_table(double ir[][2])
  * Stack: the deepest path through the call graph gcc wrote for
  * assign.c, from x86_assign_counters().
  */
-static char fn_name[32][64];
+static char fn_name[32][256];
 static int fn_bytes[32], nr_fn;
 static int edge_from[256], edge_to[256], nr_edges;
 
+/* A name is at most 255 characters, as edge_format and stack_usage() read. */
 static int fn_index(const char *name)
 {
 	int i;
@@ -438,8 +439,10 @@ static int fn_index(const char *name)
 		if (!strcmp(fn_name[i], name))
 			return i;
 	}
-	if (nr_fn == 32)
-		return -1;
+	if (nr_fn == 32) {
+		fprintf(stderr, "bench: more than 32 functions in the call graph\n");
+		exit(1);
+	}
 	snprintf(fn_name[nr_fn], sizeof(fn_name[0]), "%s", name);
 	fn_bytes[nr_fn] = 0;
 	return nr_fn++;
@@ -487,10 +490,13 @@ static void stack_usage(const char *ci, const char *what)
 		if (sscanf(line, "node: { title: \"%255[^\"]\"", a) == 1) {
 			p = strstr(line, "\\n");
 			p = p ? strstr(p + 2, "\\n") : NULL;
-			if (p && sscanf(p + 2, "%d bytes", &bytes) == 1 &&
-			    fn_index(a) >= 0)
+			if (p && sscanf(p + 2, "%d bytes", &bytes) == 1)
 				fn_bytes[fn_index(a)] = bytes;
-		} else if (sscanf(line, edge_format, a, b) == 2 && nr_edges < 256) {
+		} else if (sscanf(line, edge_format, a, b) == 2) {
+			if (nr_edges == 256) {
+				fprintf(stderr, "bench: more than 256 calls in %s\n", ci);
+				exit(1);
+			}
 			edge_from[nr_edges] = fn_index(a);
 			edge_to[nr_edges++] = fn_index(b);
 		}
