@@ -21,6 +21,7 @@ die() { echo "stage: $*" >&2; exit 1; }
 [ -f "$pristine/Makefile" ] || die "no kernel tree at $pristine"
 if [ ! -d "$staged" ]; then
 	echo "stage: copying $pristine to $staged (once)"
+	mkdir -p "$(dirname "$staged")"
 	rm -rf "$staged.tmp"
 	cp -a "$pristine" "$staged.tmp"
 	mv "$staged.tmp" "$staged"
