@@ -16,6 +16,8 @@
 # Usage: mk/boot-pmu.sh QEMU BZIMAGE INITRAMFS OUTDIR on|loss|skylake|off [TIMEOUT]
 set -eu
 qemu=$1 kernel=$2 initrd=$3 out=$4 mode=$5 limit=${6:-600}
+# No log of an earlier boot stays to be judged, whatever stops this one.
+rm -f "$out/console.log" "$out/tests.log"
 
 for f in "$qemu" "$kernel" "$initrd"; do
 	[ -f "$f" ] || { echo "boot-pmu: $f is missing" >&2; exit 1; }

@@ -109,6 +109,7 @@ git_base() {
 		git_id -C "$1" commit -q -m "Linux $(make -s -C "$2" kernelversion)"
 		echo "$id" > "$1/.done"
 	fi
+	git -C "$1" cherry-pick --quit 2>/dev/null || :
 	git -C "$1" checkout -q -f master 2>/dev/null || git -C "$1" checkout -q -f main
 	git -C "$1" reset -q --hard "$(git -C "$1" rev-list --max-parents=0 HEAD)"
 	git -C "$1" clean -q -fdx -e .done
@@ -235,8 +236,9 @@ else
 fi
 
 # The whole series in one, for git am and bisection; it is sent as the
-# topic series below, each with its cover letter.
-rm -rf "$out/patches"
+# topic series below, each with its cover letter. Nothing of an earlier
+# run stays.
+rm -rf "$out/patches" "$out/topics" "$out/topics.d" "$out"/prefix-*.log
 git_id -C "$base" format-patch -q --base=pristine -o "$out/patches" pristine..HEAD
 echo "export: $(ls "$out/patches" | wc -l) patches in $out/patches, from $author"
 
@@ -425,6 +427,7 @@ while [ "$ti" -lt "$ntopics" ]; do
 		--no-fixes --no-rolestats --nom "$out/topics.d/$tname.tmp"/*.patch) \
 		> "$out/topics.d/$tname.cc"
 	rm -rf "$out/topics.d/$tname.tmp"
+	[ -s "$out/topics.d/$tname.to" ] || die "$tname: get_maintainer.pl names no maintainer"
 	format_topic "$tdir" "$from..HEAD" "$out/topics.d/$tname.to" "$out/topics.d/$tname.cc"
 	# The cover letter: series/cover/NAME, what the topic needs, the base.
 	{
@@ -435,7 +438,8 @@ while [ "$ti" -lt "$ntopics" ]; do
 		echo "the export's commit of that tree, not an upstream commit."
 		if [ -n "$needs" ]; then
 			echo
-			echo "It applies to Linux 7.3.4 after these series (the"
+			echo "It applies to Linux $(make -s -C "$pristine" kernelversion) after" \
+			"these series (the"
 			echo "prerequisite-patch-id lines below):"
 			for n in $needs; do
 				echo "  \"$(head -n 1 "series/cover/$n")\""

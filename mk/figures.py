@@ -35,6 +35,8 @@ def oracle(tap):
     pat = re.compile(r'^ok \d+ - (.*): (\d+) instances, \d+ feasible, '
                      r'(\d+) failures \(greedy misses (\d+)\)$')
     for line in tap:
+        if line.startswith('not ok '):
+            fail(f'a test of the harness failed: "{line}"')
         m = pat.match(line)
         if m:
             if m.group(3) != '0':
@@ -221,8 +223,10 @@ def main():
     except StopIteration:
         fail(f'{readme} has no begin or end mark')
     # The begin mark runs on to its first line that ends in "]".
-    while not lines[b].endswith(']'):
+    while b < e and not lines[b].endswith(']'):
         b += 1
+    if b >= e:
+        fail(f'{readme}: the begin mark does not end in "]" before the end mark')
     new = text(tap, out)
     old = lines[b + 1:e]
     if old == new:

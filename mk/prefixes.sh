@@ -113,7 +113,7 @@ for a do
 	fi
 	set -- "\$@" "\$a"
 done
-exec $qemu "\$@"
+exec "$qemu" "\$@"
 EOF
 chmod +x "$out/bin/qemu-system-x86_64"
 
@@ -183,6 +183,7 @@ for p in $patches; do
 
 	nkunit=$((nkunit + 1))
 	rc=0
+	rm -f "$out/kunit/test.log"
 	run_kunit >> "$log" 2>&1 || rc=$?
 	[ -f "$out/kunit/test.log" ] && cp "$out/kunit/test.log" "$out/log/$k.console.log"
 	sum=$(grep 'Testing complete\. Ran' "$log" | tail -n 1 || true)

@@ -472,6 +472,13 @@ static int deepest(int f, char *path, size_t len)
 static const char edge_format[] =
 	"edge: { sourcename: \"%255[^\"]\" targetname: \"%255[^\"]\"";
 
+static void name_too_long(const char *ci)
+{
+	fprintf(stderr, "bench: a name in %s is 255 characters or more: a shorter O=\n",
+		ci);
+	exit(1);
+}
+
 static void stack_usage(const char *ci, const char *what)
 {
 	char line[1024], a[256], b[256], path[512];
@@ -488,11 +495,16 @@ static void stack_usage(const char *ci, const char *what)
 		char *p;
 
 		if (sscanf(line, "node: { title: \"%255[^\"]\"", a) == 1) {
+			if (strlen(a) == 255)
+				name_too_long(ci);
 			p = strstr(line, "\\n");
 			p = p ? strstr(p + 2, "\\n") : NULL;
 			if (p && sscanf(p + 2, "%d bytes", &bytes) == 1)
 				fn_bytes[fn_index(a)] = bytes;
-		} else if (sscanf(line, edge_format, a, b) == 2) {
+		} else if (!strncmp(line, "edge:", 5)) {
+			if (sscanf(line, edge_format, a, b) != 2 ||
+			    strlen(a) == 255 || strlen(b) == 255)
+				name_too_long(ci);
 			if (nr_edges == 256) {
 				fprintf(stderr, "bench: more than 256 calls in %s\n", ci);
 				exit(1);
