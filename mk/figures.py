@@ -14,7 +14,9 @@ matcher no longer cheaper from two events on, say), the script stops and
 says so instead.
 """
 import difflib
+import os
 import re
+import subprocess
 import sys
 
 BEGIN = '  [From here to its end mark, make check-fast checks this text against'
@@ -83,6 +85,13 @@ def bench(out):
         if line.startswith('| ') and len(cells) == 8 and cells[1].isdigit():
             moved[cells[0]] = (cells[4], cells[7])
     return rows, stack, moved
+
+
+def gcc_major():
+    """The compiler the harness builds with (its Makefile: CC ?= gcc)."""
+    cc = os.environ.get('CC', 'gcc')
+    return subprocess.run([cc, '-dumpversion'], capture_output=True, text=True,
+                          check=True).stdout.strip().split('.')[0]
 
 
 def get(d, key, what):
@@ -198,7 +207,7 @@ def text(tap, out):
     t += ['',
           f'  Unconstrained lists: at most {ratio(unc[0]):.2f}x the greedy (one event), '
           'fewer',
-          '  instructions from two events on. Stack (-fstack-usage, gcc 12,',
+          f'  instructions from two events on. Stack (-fstack-usage, gcc {gcc_major()},',
           '  x86_64, user-space harness): '
           f'{sp[("-fno-stack-protector", True)]} bytes deepest without pairs, '
           f'{sp[("-fno-stack-protector", False)]}',
