@@ -21,6 +21,8 @@
 #                     erratum's loss model, its tests only; PMU=skylake:
 #                     an emulated Skylake with PEBS, its tests only;
 #                     PMU=off: stock QEMU behaviour)
+#   make cost         the emulated PMU's cost: instructions per second of
+#                     a guest loop, PMU off, on, erratum on, PEBS
 
 # The base, pinned in one place: Debian's linux-source-7.3 package, in the
 # trixie-backports suite of the archive (mk/base.sh fetches it under build/
@@ -86,7 +88,8 @@ CHECKPATCH = perl $(PRISTINE)/scripts/checkpatch.pl --strict --no-tree \
 KUNIT_PY = $(STAGED)/tools/testing/kunit/kunit.py
 
 .PHONY: all deps base stage kernel kselftest initramfs boot haswell check \
-	check-fast prefixes figures refresh export deb-pkg qemu boot-pmu clean
+	check-fast prefixes figures refresh export deb-pkg qemu boot-pmu cost \
+	clean
 
 all: boot haswell
 	@mk/show.sh $(HASWELL)/tests.log $(HASWELL_LOSS)/tests.log $(SKYLAKE)/tests.log
@@ -205,6 +208,10 @@ $(QEMU_STAMP):
 boot-pmu: qemu
 	@mk/boot-pmu.sh $(QEMU_BIN) $(PMU_KERNEL) $(PMU_INITRAMFS) \
 		$(B)/boot-pmu-$(PMU) $(PMU)
+
+# By hand: five short boots (mk/cost.sh), logs under build/cost/.
+cost: kernel initramfs qemu
+	@mk/cost.sh $(QEMU_BIN) $(BZIMAGE) $(INITRAMFS) $(B)/cost
 
 clean:
 	rm -rf $(B)

@@ -7,13 +7,16 @@
 # model, only the erratum tests of mk/pmu-tests.sh, KUnit off (a second,
 # short boot); skylake: an emulated Skylake instead (the TCG PMU with PEBS
 # of record format 3, no erratum), only the PEBS tests of
-# mk/pebs-tests.sh, KUnit off (a third, short boot). Console to
+# mk/pebs-tests.sh, KUnit off (a third, short boot); plain: the TCG PMU
+# without the erratum model, the tests of a boot without pmu_tests. With
+# TESTS=MODE in the environment, only the tests that mk/init.sh runs for
+# pmu_tests=MODE, KUnit off (TESTS=cost: mk/cost.sh). Console to
 # OUTDIR/console.log, the initramfs' TAP (second serial port) to
 # OUTDIR/tests.log; then the PMU lines of the boot log,
 # the TAP results and a scan of the console for kernel reports. Exit 1 if
 # the guest did not finish its tests, a test failed or the console holds
 # a report.
-# Usage: mk/boot-pmu.sh QEMU BZIMAGE INITRAMFS OUTDIR on|loss|skylake|off [TIMEOUT]
+# Usage: mk/boot-pmu.sh QEMU BZIMAGE INITRAMFS OUTDIR on|loss|skylake|plain|off [TIMEOUT]
 set -eu
 qemu=$1 kernel=$2 initrd=$3 out=$4 mode=$5 limit=${6:-600}
 # No log of an earlier boot stays to be judged, whatever stops this one.
@@ -32,9 +35,11 @@ skylake)
 	pmu=on erratum='' suite=pebs model=Skylake-Client
 	flags=$flags,-hle,-rtm,-rdseed,-3dnowprefetch,-xsavec
 	;;
+plain) pmu=on erratum= ;;
 off) pmu=off erratum= ;;
-*) echo "boot-pmu: PMU must be on, loss, skylake or off, not $mode" >&2; exit 1 ;;
+*) echo "boot-pmu: PMU must be on, loss, skylake, plain or off, not $mode" >&2; exit 1 ;;
 esac
+suite=${TESTS:-$suite}
 mkdir -p "$out"
 console=$out/console.log
 tests=$out/tests.log
@@ -47,10 +52,11 @@ append="$append nmi_watchdog=0 mitigations=off"
 # pmu_tests=MODE: the initramfs runs mk/pmu-tests.sh (leak, loss) or
 # mk/pebs-tests.sh (pebs) too (mk/init.sh).
 [ -n "$suite" ] && append="$append pmu_tests=$suite"
-# The loss and skylake boots run their own tests only: the KUnit suites
-# ran in the first.
+# The loss and skylake boots, and those with TESTS=, run their own tests
+# only: the KUnit suites ran in the first.
 case "$mode" in
 loss|skylake) append="$append kunit.enable=0" ;;
+*) [ -z "${TESTS:-}" ] || append="$append kunit.enable=0" ;;
 esac
 # QEMU rejects x-pmu-ht-erratum without pmu=on.
 cpu=$model,pmu=$pmu

@@ -21,7 +21,8 @@ out=/dev/ttyS1
 # QEMU's model of the HT erratum: with leak, every test runs, and
 # mk/pmu-tests.sh after them; with loss (a second, short boot), only the
 # erratum tests of mk/pmu-tests.sh. The boot on the emulated Skylake adds
-# pmu_tests=pebs: only the PEBS tests, mk/pebs-tests.sh.
+# pmu_tests=pebs: only the PEBS tests, mk/pebs-tests.sh. mk/cost.sh's
+# boots add pmu_tests=cost: only mk/cost-tests.sh.
 pmu=
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
@@ -66,12 +67,15 @@ run_all() {
 
 {
 	case "$pmu" in
-	loss|pebs) ;;
+	loss|pebs|cost) ;;
 	*) run_all ;;
 	esac
 	if [ "$pmu" = pebs ]; then
 		echo "== pebs"
 		/pebs-tests.sh
+	elif [ "$pmu" = cost ]; then
+		echo "== cost"
+		/cost-tests.sh
 	elif [ -n "$pmu" ]; then
 		echo "== pmu"
 		ERRATUM=$pmu /pmu-tests.sh

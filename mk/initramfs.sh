@@ -3,7 +3,8 @@
 # Build the test initramfs: busybox, Debian's perf with its libraries,
 # the installed kselftests, mk/init.sh as /init, and for the boots on the
 # emulated Haswell and Skylake mk/pmu-tests.sh, mk/pebs-tests.sh (with
-# mk/tap.sh) and their test programs, both from mk/pmu-loop.S.
+# mk/tap.sh, mk/pmu-loop.sh) and their test programs, all from
+# mk/pmu-loop.S; mk/cost-tests.sh for mk/cost.sh.
 # Usage: mk/initramfs.sh KSELFTEST_INSTALL_DIR OUTPUT.cpio.gz
 set -eu
 kst=$1
@@ -24,8 +25,11 @@ cp /usr/bin/perf "$root/usr/bin/perf"
 cp "$here/pmu-tests.sh" "$root/pmu-tests.sh"
 cp "$here/pebs-tests.sh" "$root/pebs-tests.sh"
 cp "$here/tap.sh" "$root/tap.sh"
+cp "$here/pmu-loop.sh" "$root/pmu-loop.sh"
 gcc -nostdlib -static -o "$root/pmu-loop" "$here/pmu-loop.S"
 gcc -nostdlib -static -DXCHG -o "$root/pmu-xchg" "$here/pmu-loop.S"
+gcc -nostdlib -static -DITERS=100000000 -o "$root/pmu-long" "$here/pmu-loop.S"
+cp "$here/cost-tests.sh" "$root/cost-tests.sh"
 cp -a "$kst" "$root/kselftest"
 cp "$here/init.sh" "$root/init"
 chmod +x "$root/init"

@@ -11,17 +11,12 @@
 # writes a record and reloads the counter from its reset value (-P with
 # Linux's auto-reload at period P). The event that writes the record is
 # counted before the reload, which overwrites it: records come every P + 1
-# events, the k-th at the k * (P + 1)-th event. Instructions of the loop,
-# numbered from 1 at _start (3 * N + 4 in all):
-#   1                _start+0x0   mov $N, %ecx
-#   2 + 3i           _start+0x5   mov (%rsp), %rax    (i = 0 .. N - 1)
-#   3 + 3i           _start+0x9   dec %ecx
-#   4 + 3i           _start+0xb   jnz 1b
-#   3N + 2, +3, +4   _start+0xd, +0x12, +0x14: mov, xor, syscall
+# events, the k-th at the k * (P + 1)-th event (the program's instructions:
+# mk/pmu-loop.sh).
 # The EventingIP of a record is exact: the address of that instruction.
 LOOP=${LOOP:-/pmu-loop}
-N=1000000
-INSNS=$((3 * N + 4))
+# N, INSNS, offset (mk/pmu-loop.sh)
+. /pmu-loop.sh
 # P + 1 is no multiple of 3: the eventing instruction moves through the
 # loop's three, and INSNS / P and INSNS / (P + 1) round to 30 and 29, so
 # that a period of P events is told from one of P + 1.
@@ -34,18 +29,6 @@ SAMPLES=$((INSNS / (P + 1)))
 # pmis: the PMIs CPU 0 has taken (/proc/interrupts)
 pmis() {
 	awk '$1 == "PMI:" { print $2 }' /proc/interrupts
-}
-
-# offset J: _start's offset of the J-th instruction the loop retires
-offset() {
-	awk -v j="$1" -v n=$N 'BEGIN {
-		if (j == 1) o = 0
-		else if (j <= 3 * n + 1) o = substr("5 9 b", 1 + 2 * ((j - 2) % 3), 1)
-		else if (j == 3 * n + 2) o = "d"
-		else if (j == 3 * n + 3) o = "12"
-		else o = "14"
-		printf "_start+0x%s\n", o
-	}'
 }
 
 # Under TCG a PMI takes milliseconds: perf lowers its sample rate and then

@@ -7,12 +7,17 @@
  *   instructions 3 * 1000000 + 4, branches 1000000 + 1 (the jnz, and the
  *   syscall: a branch in the model), loads 1000000.
  * Built with -DXCHG (/pmu-xchg), an XCHG with memory instead of the load:
- * atomic, its lock implicit, one load and one store per iteration.
+ * atomic, its lock implicit, one load and one store per iteration. Built
+ * with -DITERS=100000000 (/pmu-long), 100 times as many iterations, for
+ * the cost of the emulated PMU (mk/cost.sh).
  */
+#ifndef ITERS
+#define ITERS 1000000
+#endif
 	.globl	_start
 	.text
 _start:
-	mov	$1000000, %ecx
+	mov	$ITERS, %ecx
 #ifdef XCHG
 1:	xchg	%rax, (%rsp)
 #else
