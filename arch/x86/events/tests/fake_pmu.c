@@ -10,13 +10,15 @@
 #include "fake_pmu.h"
 
 /*
- * Who owns x86_pmu. Without a registered PMU driver nothing else writes
- * x86_pmu after init_hw_perf_events() (an early initcall, long done when
- * KUnit runs): the sysfs knobs that change it belong to the unregistered
- * "cpu" PMU, and the NMI handler and hotplug callbacks were never installed.
- * Readers of the fields we set (the scheduler and collect_events()) are only
- * reached through that PMU or through these helpers. Built-in KUnit tests run
- * one at a time, so the owner is just a guard against a second user;
+ * Who owns x86_pmu, the core PMU's struct pmu and this CPU's cpu_hw_events.
+ * Without a registered PMU driver nothing else writes x86_pmu after
+ * init_hw_perf_events() (an early initcall, long done when KUnit runs): the
+ * sysfs knobs that change it belong to the unregistered "cpu" PMU, and the
+ * NMI handler and hotplug callbacks were never installed. Readers of the
+ * fields we set (the scheduler, collect_events() and the PMU's callbacks)
+ * are only reached through that PMU or through these helpers, and nothing
+ * else uses the per-CPU cpu_hw_events. Built-in KUnit tests run one at a
+ * time, so the owner is just a guard against a second user;
  * static_call_update() does its own locking against other text patching.
  * A mutex could not be used: KUnit runs a test's cleanup actions in another
  * kthread than the test.
@@ -27,13 +29,121 @@ static struct kunit *fake_pmu_owner;
 static struct fake_pmu_saved {
 	struct x86_pmu		pmu;
 	struct event_constraint	unconstrained;
-	/* targets of the scheduling static calls, in the x86_pmu fields */
+	/* targets of the static calls the helpers set, in the x86_pmu fields */
 	struct x86_pmu		calls;
 	int			pmu_type;
+	struct perf_cpu_pmu_context * __percpu *cpu_pmu_context;
 } fake_pmu_saved;
+
+/*
+ * A fake cpuc, and the count of perf_pmu_disable() calls not yet undone on
+ * it: perf_pmu_disable() keeps it in the core PMU's per-CPU context, which
+ * only the CPU whose cpu_hw_events holds the cpuc uses.
+ */
+struct fake_pmu_cpuc {
+	struct cpu_hw_events	cpuc;
+	int			pmu_disable_count;
+};
+
+/*
+ * The core PMU's per-CPU context while the fake PMU is installed: the
+ * unregistered PMU has none. perf_pmu_disable() and perf_pmu_enable() use
+ * its pmu_disable_count, of the fake cpuc that this CPU's cpu_hw_events
+ * holds (fake_pmu_enter()). Every CPU's pointer points at it; they are
+ * allocated at the first install and kept.
+ */
+static struct perf_cpu_pmu_context fake_pmu_cpc;
+static struct perf_cpu_pmu_context * __percpu *fake_pmu_cpcs;
+
+static void fake_pmu_alloc_disable_count(struct kunit *test)
+{
+	struct perf_cpu_pmu_context * __percpu *cpcs, **cpc;
+	int cpu;
+
+	if (READ_ONCE(fake_pmu_cpcs))
+		return;
+	cpcs = alloc_percpu(struct perf_cpu_pmu_context *);
+	KUNIT_ASSERT_NOT_NULL(test, cpcs);
+	for_each_possible_cpu(cpu) {
+		cpc = per_cpu_ptr(cpcs, cpu);
+		*cpc = &fake_pmu_cpc;
+	}
+	if (cmpxchg(&fake_pmu_cpcs, NULL, cpcs))
+		free_percpu(cpcs);
+}
+
+/* Give the core PMU the per-CPU context, or put back what it had */
+static void fake_pmu_set_disable_count(struct fake_pmu_saved *saved,
+				       bool fake)
+{
+	if (fake) {
+		saved->cpu_pmu_context = pmu.cpu_pmu_context;
+		pmu.cpu_pmu_context = fake_pmu_cpcs;
+	} else {
+		pmu.cpu_pmu_context = saved->cpu_pmu_context;
+	}
+}
+
+/* This CPU's count of the core PMU's perf_pmu_disable() calls not undone */
+static int *fake_pmu_disable_count(void)
+{
+	return &fake_pmu_cpc.pmu_disable_count;
+}
+
+/*
+ * While a helper runs the core PMU's callbacks on a fake cpuc, with
+ * interrupts off: the fake cpuc, which this CPU's cpu_hw_events holds, and
+ * what that held before.
+ */
+static struct cpu_hw_events *fake_pmu_held;
+static struct cpu_hw_events fake_pmu_real_cpuc;
+
+/*
+ * The hardware seam: what x86_pmu_enable(), x86_pmu_disable(),
+ * x86_pmu_start() and x86_pmu_stop() would have the counters' MSRs do. The
+ * PMI handler is what makes x86_pmu_initialized() true; it is never called,
+ * as no NMI handler is registered without a PMU driver.
+ */
+static int fake_pmu_handle_irq(struct pt_regs *regs)
+{
+	return 0;
+}
+
+static void fake_pmu_disable_all(void)
+{
+}
+
+static void fake_pmu_enable_all(int added)
+{
+}
+
+static void fake_pmu_enable_event(struct perf_event *event)
+{
+}
+
+static void fake_pmu_disable_event(struct perf_event *event)
+{
+}
+
+static int fake_pmu_set_period(struct perf_event *event)
+{
+	return 0;
+}
+
+static u64 fake_pmu_update(struct perf_event *event)
+{
+	return 0;
+}
 
 static void fake_pmu_update_calls(const struct x86_pmu *p)
 {
+	static_call_update(x86_pmu_disable_all, p->disable_all);
+	static_call_update(x86_pmu_enable_all, p->enable_all);
+	static_call_update(x86_pmu_enable, p->enable);
+	static_call_update(x86_pmu_disable, p->disable);
+	static_call_update(x86_pmu_set_period, p->set_period);
+	static_call_update(x86_pmu_update, p->update);
+	static_call_update(x86_pmu_schedule_events, p->schedule_events);
 	static_call_update(x86_pmu_get_event_constraints, p->get_event_constraints);
 	static_call_update(x86_pmu_put_event_constraints, p->put_event_constraints);
 	static_call_update(x86_pmu_start_scheduling, p->start_scheduling);
@@ -49,6 +159,7 @@ static void fake_pmu_restore(void *data)
 	memcpy(&x86_pmu, &saved->pmu, sizeof(x86_pmu));
 	memcpy(&unconstrained, &saved->unconstrained, sizeof(unconstrained));
 	pmu.type = saved->pmu_type;
+	fake_pmu_set_disable_count(saved, false);
 	/* pairs with the cmpxchg() of the next fake_pmu_install() */
 	smp_store_release(&fake_pmu_owner, NULL);
 }
@@ -59,10 +170,13 @@ void fake_pmu_install(struct kunit *test, const struct fake_pmu_desc *desc)
 	struct kunit *owner;
 	int ret;
 
-	if (x86_pmu_initialized() || is_hybrid())
+	/* Once installed, x86_pmu_initialized(): check the owner first. */
+	if (READ_ONCE(fake_pmu_owner) != test &&
+	    (x86_pmu_initialized() || is_hybrid()))
 		kunit_skip(test, "%s PMU driver registered, not replacing it",
 			   x86_pmu.name ?: "a");
 
+	fake_pmu_alloc_disable_count(test);
 	owner = cmpxchg(&fake_pmu_owner, NULL, test);
 	KUNIT_ASSERT_TRUE_MSG(test, !owner || owner == test,
 			      "fake PMU in use by %s", owner ? owner->name : "");
@@ -70,6 +184,14 @@ void fake_pmu_install(struct kunit *test, const struct fake_pmu_desc *desc)
 		memcpy(&saved->pmu, &x86_pmu, sizeof(x86_pmu));
 		memcpy(&saved->unconstrained, &unconstrained,
 		       sizeof(unconstrained));
+		saved->calls.disable_all = static_call_query(x86_pmu_disable_all);
+		saved->calls.enable_all = static_call_query(x86_pmu_enable_all);
+		saved->calls.enable = static_call_query(x86_pmu_enable);
+		saved->calls.disable = static_call_query(x86_pmu_disable);
+		saved->calls.set_period = static_call_query(x86_pmu_set_period);
+		saved->calls.update = static_call_query(x86_pmu_update);
+		saved->calls.schedule_events =
+			static_call_query(x86_pmu_schedule_events);
 		saved->calls.get_event_constraints =
 			static_call_query(x86_pmu_get_event_constraints);
 		saved->calls.put_event_constraints =
@@ -81,11 +203,20 @@ void fake_pmu_install(struct kunit *test, const struct fake_pmu_desc *desc)
 		saved->calls.stop_scheduling =
 			static_call_query(x86_pmu_stop_scheduling);
 		saved->pmu_type = pmu.type;
+		fake_pmu_set_disable_count(saved, true);
 		ret = kunit_add_action_or_reset(test, fake_pmu_restore, saved);
 		KUNIT_ASSERT_EQ(test, ret, 0);
 	}
 
 	memcpy(&x86_pmu, &saved->pmu, sizeof(x86_pmu));
+	x86_pmu.handle_irq = fake_pmu_handle_irq;
+	x86_pmu.disable_all = fake_pmu_disable_all;
+	x86_pmu.enable_all = fake_pmu_enable_all;
+	x86_pmu.enable = fake_pmu_enable_event;
+	x86_pmu.disable = fake_pmu_disable_event;
+	x86_pmu.set_period = fake_pmu_set_period;
+	x86_pmu.update = fake_pmu_update;
+	x86_pmu.schedule_events = x86_schedule_events;
 	x86_pmu.cntr_mask64 = desc->cntr_mask;
 	x86_pmu.fixed_cntr_mask64 = desc->fixed_cntr_mask;
 	x86_pmu.intel_cap.perf_metrics = desc->num_topdown_events > 0;
@@ -123,16 +254,20 @@ KUNIT_DEFINE_ACTION_WRAPPER(fake_pmu_cpuc_finish, intel_cpuc_finish,
 
 struct cpu_hw_events *fake_pmu_cpuc_alloc(struct kunit *test, bool validate)
 {
+	struct fake_pmu_cpuc *fc;
 	struct cpu_hw_events *cpuc;
 	int ret;
 
 	KUNIT_ASSERT_PTR_EQ_MSG(test, READ_ONCE(fake_pmu_owner), test,
 				"fake_pmu_install() first");
 
-	cpuc = kunit_kzalloc(test, sizeof(*cpuc), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, cpuc);
+	fc = kunit_kzalloc(test, sizeof(*fc), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, fc);
+	cpuc = &fc->cpuc;
 	cpuc->is_fake = validate;
 	cpuc->pmu = &pmu;
+	/* as the per-CPU cpu_hw_events starts out */
+	cpuc->enabled = !validate;
 
 	ret = intel_cpuc_prepare(cpuc, raw_smp_processor_id());
 	KUNIT_ASSERT_EQ(test, ret, 0);
@@ -192,46 +327,71 @@ struct fake_pmu_event *fake_pmu_event_alloc(struct kunit *test,
 	return fe;
 }
 
+/*
+ * Make @cpuc this CPU's cpu_hw_events, for the core PMU's callbacks, which
+ * take theirs from there, until fake_pmu_leave(); interrupts stay off.
+ */
+static unsigned long fake_pmu_enter(struct cpu_hw_events *cpuc)
+{
+	struct fake_pmu_cpuc *fc = container_of(cpuc, struct fake_pmu_cpuc, cpuc);
+	unsigned long flags;
+
+	local_irq_save(flags);
+	WARN_ON_ONCE(fake_pmu_held);
+	fake_pmu_held = cpuc;
+	memcpy(&fake_pmu_real_cpuc, this_cpu_ptr(&cpu_hw_events),
+	       sizeof(fake_pmu_real_cpuc));
+	memcpy(this_cpu_ptr(&cpu_hw_events), cpuc, sizeof(*cpuc));
+	*fake_pmu_disable_count() = fc->pmu_disable_count;
+	return flags;
+}
+
+static void fake_pmu_leave(struct cpu_hw_events *cpuc, unsigned long flags)
+{
+	struct fake_pmu_cpuc *fc = container_of(cpuc, struct fake_pmu_cpuc, cpuc);
+
+	fc->pmu_disable_count = *fake_pmu_disable_count();
+	memcpy(cpuc, this_cpu_ptr(&cpu_hw_events), sizeof(*cpuc));
+	memcpy(this_cpu_ptr(&cpu_hw_events), &fake_pmu_real_cpuc,
+	       sizeof(fake_pmu_real_cpuc));
+	fake_pmu_held = NULL;
+	local_irq_restore(flags);
+}
+
+struct cpu_hw_events *fake_pmu_cpuc_of(struct cpu_hw_events *cpuc)
+{
+	if (fake_pmu_held && cpuc == this_cpu_ptr(&cpu_hw_events))
+		return fake_pmu_held;
+	return cpuc;
+}
+
 int fake_pmu_add_group(struct cpu_hw_events *cpuc, struct fake_pmu_event **fe,
 		       int n)
 {
-	int assign[X86_PMC_IDX_MAX];
-	int i, n0, ret;
+	unsigned long flags;
+	int i, added, ret = 0;
 
-	/* x86_pmu_start_txn() */
-	cpuc->txn_flags = PERF_PMU_TXN_ADD;
-	cpuc->n_txn = 0;
-	cpuc->n_txn_pair = 0;
-	cpuc->n_txn_metric = 0;
+	flags = fake_pmu_enter(cpuc);
+	/* the perf_ctx_disable() that the scheduling pass starts with */
+	if (!*fake_pmu_disable_count())
+		perf_pmu_disable(&pmu);
 
-	/* x86_pmu_add() in a transaction: collect, schedule at commit */
-	for (i = 0; i < n; i++) {
-		n0 = cpuc->n_events;
-		ret = collect_events(cpuc, &fe[i]->event, false);
-		if (ret < 0)
-			goto cancel;
-
-		cpuc->n_events = ret;
-		cpuc->n_added += ret - n0;
-		cpuc->n_txn += ret - n0;
+	/* group_sched_in() */
+	pmu.start_txn(&pmu, PERF_PMU_TXN_ADD);
+	for (added = 0; added < n; added++) {
+		ret = pmu.add(&fe[added]->event, PERF_EF_START);
+		if (ret)
+			break;
+	}
+	if (!ret)
+		ret = pmu.commit_txn(&pmu);
+	if (ret) {
+		for (i = 0; i < added; i++)
+			pmu.del(&fe[i]->event, 0);
+		pmu.cancel_txn(&pmu);
 	}
 
-	/* x86_pmu_commit_txn() */
-	ret = x86_schedule_events(cpuc, cpuc->n_events, assign);
-	if (ret)
-		goto cancel;
-
-	memcpy(cpuc->assign, assign, cpuc->n_events * sizeof(int));
-	cpuc->txn_flags = 0;
-	return 0;
-
-cancel:
-	/* x86_pmu_cancel_txn(), after group_sched_in() undid the adds */
-	cpuc->txn_flags = 0;
-	cpuc->n_added -= cpuc->n_txn;
-	cpuc->n_events -= cpuc->n_txn;
-	cpuc->n_pair -= cpuc->n_txn_pair;
-	cpuc->n_metric -= cpuc->n_txn_metric;
+	fake_pmu_leave(cpuc, flags);
 	return ret;
 }
 
@@ -253,11 +413,13 @@ int fake_pmu_validate_group(struct cpu_hw_events *cpuc,
 
 void fake_pmu_enable(struct cpu_hw_events *cpuc)
 {
-	int i;
+	unsigned long flags;
 
-	for (i = 0; i < cpuc->n_events; i++)
-		cpuc->event_list[i]->hw.idx = cpuc->assign[i];
-	cpuc->n_added = 0;
+	flags = fake_pmu_enter(cpuc);
+	/* the perf_ctx_enable() that ends the scheduling pass */
+	if (*fake_pmu_disable_count())
+		perf_pmu_enable(&pmu);
+	fake_pmu_leave(cpuc, flags);
 }
 
 struct event_constraint *

@@ -177,11 +177,15 @@ void fake_pmu_event_set_constraint(struct fake_pmu_event *fe,
  * @fe: the events of the group
  * @n: the number of events
  *
- * Does what group_sched_in() makes the x86 PMU do: x86_pmu_start_txn(),
- * x86_pmu_add() for each event (collect_events()), x86_pmu_commit_txn()
- * (x86_schedule_events() over all events of @cpuc) and, if that fails,
- * x86_pmu_cancel_txn(). On success cpuc->assign[] holds the counter of each
- * event of cpuc->event_list[].
+ * Calls the core PMU's callbacks as group_sched_in() does, on @cpuc made
+ * this CPU's cpu_hw_events for the while: x86_pmu_start_txn(),
+ * x86_pmu_add() of each event (collect_events()), x86_pmu_commit_txn()
+ * (x86_schedule_events() over all events of @cpuc) and, if an add or the
+ * commit fails, x86_pmu_del() of each event added and x86_pmu_cancel_txn().
+ * The first call on @cpuc, and the first after fake_pmu_enable(), disables
+ * the PMU first, as the perf core's scheduling pass does (perf_pmu_disable(),
+ * x86_pmu_disable()); fake_pmu_enable() ends the pass. On success
+ * cpuc->assign[] holds the counter of each event of cpuc->event_list[].
  *
  * Return: 0 or the error of collect_events() or x86_schedule_events().
  */
@@ -204,13 +208,30 @@ int fake_pmu_validate_group(struct cpu_hw_events *cpuc,
 			    struct fake_pmu_event **fe, int n);
 
 /**
- * fake_pmu_enable() - program the last assignment, as x86_pmu_enable() does
+ * fake_pmu_enable() - end the scheduling pass: program the last assignment
  * @cpuc: the cpuc
  *
- * Each event of @cpuc takes its counter from cpuc->assign[] (hw.idx), so the
- * next scheduling round can take the fast path.
+ * Enables the PMU that fake_pmu_add_group() disabled (perf_pmu_enable()),
+ * on @cpuc made this CPU's cpu_hw_events for the while: x86_pmu_enable()
+ * gives each event of @cpuc its counter from cpuc->assign[] (hw.idx), so the
+ * next scheduling round can take the fast path, and starts it. The
+ * hardware seam: the x86_pmu callbacks that would write the counters' MSRs
+ * (enable_all, disable_all, enable, disable, set_period, update) do nothing.
  */
 void fake_pmu_enable(struct cpu_hw_events *cpuc);
+
+/**
+ * fake_pmu_cpuc_of() - the fake cpuc a callback of the PMU is called for
+ * @cpuc: the cpuc a PMU callback or a static stub got
+ *
+ * While fake_pmu_add_group(), fake_pmu_enable() (and later helpers) run the
+ * core PMU's callbacks on a fake cpuc, this CPU's cpu_hw_events holds it,
+ * and the driver passes that on.
+ *
+ * Return: the fake cpuc that this CPU's cpu_hw_events holds if @cpuc is
+ * this CPU's, else @cpuc.
+ */
+struct cpu_hw_events *fake_pmu_cpuc_of(struct cpu_hw_events *cpuc);
 
 /**
  * fake_pmu_get_event_constraints() - default constraint callback
