@@ -103,15 +103,9 @@ else
 	echo "TAP lines (programs and their cases): $((ok - skip)) ok, $skip skip, $nok not ok"
 fi
 
-# The console scan of mk/evaluate.py: kernel reports, not KTAP lines nor
-# the note that an NMI handler took more than 1 ms (wall time, under TCG).
+# The console scan of mk/evaluate.py (mk/reports.sh).
 echo "== console scan"
-reports=$(sed 's/^\[ *[0-9]*\.[0-9]*\] \{0,1\}//' "$console" |
-	grep -a -v -E '^[[:space:]]*(ok |not ok |# |KTAP version|TAP version|1\.\.)' |
-	grep -a -v -E 'INFO: NMI handler \(\w+\) took too long' |
-	grep -a -E -e 'WARNING:|BUG:|UBSAN:|Oops|Kernel panic|kernel BUG at' \
-		-e 'INFO: |DEBUG_LOCKS_WARN_ON|Call Trace:' ||
-	true)
+reports=$("$(dirname "$0")/reports.sh" "$console" || true)
 if [ -n "$reports" ]; then
 	echo "$reports" | head -n 20
 	bad=1

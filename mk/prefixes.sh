@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Every prefix of the series builds on the base, and its KUnit suites pass.
+# Every prefix of the series builds on the base, its KUnit suites pass,
+# and their console holds no kernel report.
 #
 # Usage: mk/prefixes.sh PRISTINE OUT JOBS [FROM]
 #
@@ -10,12 +11,14 @@
 # stages it in OUT/linux (copied from PRISTINE once, then only the changed
 # files). A prefix with arch/x86/events/.kunitconfig runs upstream's
 # kunit.py on it (full kernel in OUT/kunit, QEMU with TCG; the guest's
-# console in OUT/log/K.console.log); one without compiles
+# console in OUT/log/K.console.log, scanned by mk/reports.sh, as
+# kunit.py judges only the cases); one without compiles
 # arch/x86/events/ and kernel/events/ with x86_64_defconfig plus the perf
 # options in OUT/out. A prefix whose patch touches the kselftests or the
 # UAPI headers also builds tools/testing/selftests/perf_events/. One line
 # per prefix, the whole output of each in OUT/log/K.log; the exit status
-# is non-zero if a build fails or a KUnit case fails.
+# is non-zero if a build fails, a KUnit case fails or a console holds a
+# report.
 set -eu
 pristine=$(cd "$1" && pwd)
 mkdir -p "$2"
@@ -185,6 +188,7 @@ for p in $patches; do
 	rc=0
 	rm -f "$out/kunit/test.log"
 	run_kunit >> "$log" 2>&1 || rc=$?
+	rm -f "$out/log/$k.console.log"
 	[ -f "$out/kunit/test.log" ] && cp "$out/kunit/test.log" "$out/log/$k.console.log"
 	sum=$(grep 'Testing complete\. Ran' "$log" | tail -n 1 || true)
 	if [ -z "$sum" ]; then
@@ -200,9 +204,14 @@ for p in $patches; do
 	nf=$(($(count failed "$sum") + $(count crashed "$sum") + $(count errors "$sum")))
 	ns=$(count skipped "$sum")
 	tp=$((tp + np)) tf=$((tf + nf)) ts=$((ts + ns))
+	# The kernel's reports on the console, which kunit.py does not judge.
+	reports=$(mk/reports.sh "$out/log/$k.console.log" || true)
 	echo "$line: build ok, KUnit $np passed, $nf failed, $ns skipped"
-	if [ "$nf" != 0 ] || [ "$rc" != 0 ]; then
-		[ "$nf" != 0 ] || echo "  kunit.py exited $rc (log/$k.log)"
+	[ -z "$reports" ] ||
+		echo "$reports" | head -n 5 | sed "s|^|  kernel report (log/$k.console.log): |"
+	if [ "$nf" != 0 ] || [ "$rc" != 0 ] || [ -n "$reports" ]; then
+		[ "$nf" != 0 ] || [ -n "$reports" ] ||
+			echo "  kunit.py exited $rc (log/$k.log)"
 		bad=$((bad + 1))
 	else
 		ok=$((ok + 1))
