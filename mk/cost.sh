@@ -41,9 +41,9 @@ done
 
 echo "boot     case     runs    least  largest  Minsn/s  ratio"
 awk -v insns=$insns '
-	{ k = $1 " " $2
-	  if (!(k in min) || $3 < min[k]) min[k] = $3
-	  if (!(k in max) || $3 > max[k]) max[k] = $3
+	{ k = $1 " " $2; v = $3 + 0
+	  if (!(k in min) || v < min[k]) min[k] = v
+	  if (!(k in max) || v > max[k]) max[k] = v
 	  if (!(k in seen)) order[n++] = k
 	  seen[k]++ }
 	END {
