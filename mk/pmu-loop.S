@@ -9,7 +9,10 @@
  * Built with -DXCHG (/pmu-xchg), an XCHG with memory instead of the load:
  * atomic, its lock implicit, one load and one store per iteration. Built
  * with -DITERS=100000000 (/pmu-long), 100 times as many iterations, for
- * the cost of the emulated PMU (mk/cost.sh).
+ * the cost of the emulated PMU (mk/cost.sh). Built with -DSWITCH
+ * (/pmu-switch), the loop, a write of "1" to
+ * /sys/devices/cpu/ht_bug_workaround, the loop again, then exit(0), or
+ * exit(1) if the write fails: twice the loads, the write's in the kernel.
  */
 #ifndef ITERS
 #define ITERS 1000000
@@ -25,6 +28,31 @@ _start:
 #endif
 	dec	%ecx
 	jnz	1b
+#ifdef SWITCH
+	mov	$2, %eax		/* open(path, O_WRONLY) */
+	lea	path(%rip), %rdi
+	mov	$1, %esi
+	syscall
+	mov	%eax, %edi		/* write(fd, "1", 1) */
+	mov	$1, %eax
+	lea	one(%rip), %rsi
+	mov	$1, %edx
+	syscall
+	cmp	$1, %rax
+	jne	2f
+	mov	$ITERS, %ecx
+3:	mov	(%rsp), %rax
+	dec	%ecx
+	jnz	3b
+#endif
 	mov	$60, %eax
 	xor	%edi, %edi
 	syscall
+#ifdef SWITCH
+2:	mov	$60, %eax
+	mov	$1, %edi
+	syscall
+	.section .rodata
+path:	.asciz	"/sys/devices/cpu/ht_bug_workaround"
+one:	.ascii	"1"
+#endif

@@ -40,7 +40,7 @@ static void amd_pair_txn_accounting(struct kunit *test)
 	int i;
 
 	fake_pmu_install(test, &amd_test_zen_pmu);
-	cpuc = fake_pmu_cpuc_alloc(test, false);
+	cpuc = fake_pmu_cpuc_alloc(test);
 	for (i = 0; i < 4; i++)
 		fe[i] = fake_pmu_event_alloc(test, &(struct event_constraint)AMD_TEST_PAIR, -1);
 

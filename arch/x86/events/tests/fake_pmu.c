@@ -252,7 +252,7 @@ void fake_pmu_uninstall(struct kunit *test)
 KUNIT_DEFINE_ACTION_WRAPPER(fake_pmu_cpuc_finish, intel_cpuc_finish,
 			    struct cpu_hw_events *);
 
-struct cpu_hw_events *fake_pmu_cpuc_alloc(struct kunit *test, bool validate)
+struct cpu_hw_events *fake_pmu_cpuc_alloc(struct kunit *test)
 {
 	struct fake_pmu_cpuc *fc;
 	struct cpu_hw_events *cpuc;
@@ -264,10 +264,9 @@ struct cpu_hw_events *fake_pmu_cpuc_alloc(struct kunit *test, bool validate)
 	fc = kunit_kzalloc(test, sizeof(*fc), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, fc);
 	cpuc = &fc->cpuc;
-	cpuc->is_fake = validate;
 	cpuc->pmu = &pmu;
 	/* as the per-CPU cpu_hw_events starts out */
-	cpuc->enabled = !validate;
+	cpuc->enabled = 1;
 
 	ret = intel_cpuc_prepare(cpuc, raw_smp_processor_id());
 	KUNIT_ASSERT_EQ(test, ret, 0);
@@ -395,20 +394,33 @@ int fake_pmu_add_group(struct cpu_hw_events *cpuc, struct fake_pmu_event **fe,
 	return ret;
 }
 
-int fake_pmu_validate_group(struct cpu_hw_events *cpuc,
-			    struct fake_pmu_event **fe, int n)
+int fake_pmu_validate_group(struct kunit *test, struct fake_pmu_event **fe,
+			    int n)
 {
-	int i, ret = 0;
+	struct perf_event *leader = &fe[0]->event;
+	struct perf_event_context *ctx;
+	int i, ret;
 
+	KUNIT_ASSERT_GE(test, n, 2);
+	ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	mutex_init(&ctx->mutex);
+
+	/* the group as perf_group_attach() left it, the last event not yet */
+	INIT_LIST_HEAD(&leader->sibling_list);
 	for (i = 0; i < n; i++) {
-		cpuc->n_events = ret;
-		ret = collect_events(cpuc, &fe[i]->event, false);
-		if (ret < 0)
-			return ret;
+		fe[i]->event.ctx = ctx;
+		fe[i]->event.group_leader = leader;
+		if (i && i < n - 1)
+			list_add_tail(&fe[i]->event.sibling_list,
+				      &leader->sibling_list);
 	}
 
-	cpuc->n_events = 0;
-	return x86_schedule_events(cpuc, ret, NULL);
+	/* perf_event_open() validates it with the context's mutex held */
+	mutex_lock(&ctx->mutex);
+	ret = validate_group(&fe[n - 1]->event);
+	mutex_unlock(&ctx->mutex);
+	return ret;
 }
 
 void fake_pmu_enable(struct cpu_hw_events *cpuc)

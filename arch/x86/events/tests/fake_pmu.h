@@ -118,8 +118,6 @@ void fake_pmu_uninstall(struct kunit *test);
 /**
  * fake_pmu_cpuc_alloc() - allocate a fake struct cpu_hw_events
  * @test: the test; the cpuc is freed when it ends
- * @validate: allocate it like validate_group() does (cpuc->is_fake set)
- *	rather than like the per-CPU one of a CPU
  *
  * Call after fake_pmu_install(). Intel per-CPU state is allocated by
  * intel_cpuc_prepare() from the installed flags, like for a real CPU: with
@@ -128,7 +126,7 @@ void fake_pmu_uninstall(struct kunit *test);
  *
  * Return: the zeroed, prepared cpuc. Aborts @test when out of memory.
  */
-struct cpu_hw_events *fake_pmu_cpuc_alloc(struct kunit *test, bool validate);
+struct cpu_hw_events *fake_pmu_cpuc_alloc(struct kunit *test);
 
 /**
  * fake_pmu_cpuc_make_siblings() - make two fake cpucs hyper-thread siblings
@@ -193,19 +191,22 @@ int fake_pmu_add_group(struct cpu_hw_events *cpuc, struct fake_pmu_event **fe,
 		       int n);
 
 /**
- * fake_pmu_validate_group() - check a group like validate_group() does
- * @cpuc: a fresh cpuc from fake_pmu_cpuc_alloc(test, true)
- * @fe: the events of the group
- * @n: the number of events
+ * fake_pmu_validate_group() - open the last event of a group: validate_group()
+ * @test: the test
+ * @fe: the events of the group, the leader first
+ * @n: the number of events, at least 2
  *
- * Collects the events and calls x86_schedule_events() without an
- * assignment array, as for perf_event_open() of a group member.
+ * Makes @fe[0] the leader of the others, @fe[1] to @fe[n - 2] its siblings
+ * in a context of their own, and calls validate_group() for @fe[n - 1] with
+ * the context's mutex held, as perf_event_open() does before it attaches
+ * the new event. validate_group() schedules the group on a cpuc of its own
+ * (cpuc->is_fake), which it frees.
  *
  * Return: 0 if the group could be scheduled on an otherwise empty PMU, or
- * the error of collect_events() or x86_schedule_events().
+ * the error of validate_group().
  */
-int fake_pmu_validate_group(struct cpu_hw_events *cpuc,
-			    struct fake_pmu_event **fe, int n);
+int fake_pmu_validate_group(struct kunit *test, struct fake_pmu_event **fe,
+			    int n);
 
 /**
  * fake_pmu_enable() - end the scheduling pass: program the last assignment

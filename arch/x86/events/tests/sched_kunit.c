@@ -403,22 +403,27 @@ static void assign_events_test_known_gap(struct kunit *test)
 }
 
 /*
- * x86_schedule_events() through fake_pmu_add_group()/fake_pmu_validate_group()
+ * x86_schedule_events() through fake_pmu_add_group() and validate_group()
  */
 
-/* An event of a test case and the counter it ran on last (hw.idx) */
+/*
+ * An event of a test case, the counter it ran on last (hw.idx), and whether
+ * it is off (a group member that collect_events() skips)
+ */
 struct sched_test_event {
 	struct event_constraint	c;
 	int			prev;
+	bool			off;
 };
 
 #define EV(_c)			{ .c = _c, .prev = -1 }
 #define EV_ON(_c, _prev)	{ .c = _c, .prev = _prev }
+#define EV_OFF(_c)		{ .c = _c, .prev = -1, .off = true }
 
 struct sched_case {
 	const char			*name;
 	const struct fake_pmu_desc	*pmu;
-	/* check the group like validate_group() instead of adding it */
+	/* open the group's last event: validate_group(), no add */
 	bool				validate;
 	/* the HT sibling uses a counter exclusively: half the gpmax */
 	bool				sibling_excl;
@@ -491,11 +496,6 @@ static const struct sched_case sched_cases[] = {
 				EV(SNB_INST) },
 		.ret = -EINVAL,
 	}, {
-		/* validate_group() uses a cpuc->is_fake cpuc: no halving */
-		.name = "snb_ht_validate_full_gpmax", .pmu = &snb_ht_pmu,
-		.validate = true, .sibling_excl = true,
-		.n = 3, .ev = { EV(SNB_ANY), EV(SNB_ANY), EV(SNB_ANY) },
-	}, {
 		.name = "snb_validate_fits", .pmu = &snb_ht_pmu,
 		.validate = true,
 		.n = 3, .ev = { EV(SNB_INST), EV(SNB_ANY), EV(SNB_L1D_PEND) },
@@ -505,6 +505,12 @@ static const struct sched_case sched_cases[] = {
 		.n = 5, .ev = { EV(SNB_ANY), EV(SNB_ANY), EV(SNB_ANY),
 				EV(SNB_ANY), EV(SNB_ANY) },
 		.ret = -EINVAL,
+	}, {
+		/* a sibling that is off takes no counter */
+		.name = "snb_validate_skips_off_sibling", .pmu = &snb_ht_pmu,
+		.validate = true,
+		.n = 5, .ev = { EV(SNB_ANY), EV_OFF(SNB_ANY), EV(SNB_ANY),
+				EV(SNB_ANY), EV(SNB_ANY) },
 	}, {
 		.name = "icl_topdown_group", .pmu = &icl_pmu,
 		.n = 5, .ev = { EV(TD_SLOTS), EV(TD_RETIRING), EV(TD_BAD_SPEC),
@@ -642,6 +648,25 @@ static const struct sched_case sched_fast_path_cases[] = {
 
 KUNIT_ARRAY_PARAM_DESC(sched_fast_path, sched_fast_path_cases, name);
 
+/*
+ * validate_group() schedules the group on a cpuc of its own and puts every
+ * constraint it took; an event that is off is not collected.
+ */
+static void sched_validate_case(struct kunit *test, const struct sched_case *p,
+				struct fake_pmu_event **fe)
+{
+	int i;
+
+	KUNIT_ASSERT_EQ(test, fake_pmu_validate_group(test, fe, p->n), p->ret);
+	for (i = 0; i < p->n; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, fe[i]->n_get, !p->ev[i].off,
+				    "event %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, fe[i]->n_put, !p->ev[i].off,
+				    "event %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, fe[i]->n_commit, 0, "event %d", i);
+	}
+}
+
 static void sched_run_case(struct kunit *test, const struct sched_case *p)
 {
 	struct fake_pmu_event *fe[SCHED_TEST_MAX_EVENTS];
@@ -650,27 +675,31 @@ static void sched_run_case(struct kunit *test, const struct sched_case *p)
 	int i, ret;
 
 	fake_pmu_install(test, p->pmu);
-	cpuc = fake_pmu_cpuc_alloc(test, p->validate);
+	for (i = 0; i < p->n; i++) {
+		fe[i] = fake_pmu_event_alloc(test, &p->ev[i].c, p->ev[i].prev);
+		if (p->ev[i].off)
+			fe[i]->event.state = PERF_EVENT_STATE_OFF;
+	}
+	if (p->validate) {
+		sched_validate_case(test, p, fe);
+		return;
+	}
+
+	cpuc = fake_pmu_cpuc_alloc(test);
 	if (p->sibling_excl) {
-		sibling = fake_pmu_cpuc_alloc(test, false);
+		sibling = fake_pmu_cpuc_alloc(test);
 		fake_pmu_cpuc_make_siblings(test, cpuc, sibling);
 		cpuc->excl_cntrs->has_exclusive[sibling->excl_thread_id] = 1;
 	}
-	for (i = 0; i < p->n; i++)
-		fe[i] = fake_pmu_event_alloc(test, &p->ev[i].c, p->ev[i].prev);
 
-	if (p->validate)
-		ret = fake_pmu_validate_group(cpuc, fe, p->n);
-	else
-		ret = fake_pmu_add_group(cpuc, fe, p->n);
+	ret = fake_pmu_add_group(cpuc, fe, p->n);
 	KUNIT_ASSERT_EQ(test, ret, p->ret);
 
 	/*
 	 * A successful add commits every event and keeps its constraint;
-	 * otherwise every constraint taken is put and forgotten, also after a
-	 * successful validation.
+	 * otherwise every constraint taken is put and forgotten.
 	 */
-	committed = !p->validate && !ret;
+	committed = !ret;
 	for (i = 0; i < p->n; i++) {
 		KUNIT_EXPECT_EQ_MSG(test, fe[i]->n_get, 1, "event %d", i);
 		KUNIT_EXPECT_EQ_MSG(test, fe[i]->n_put, !committed, "event %d", i);
@@ -710,7 +739,7 @@ static void schedule_events_test_known_gap(struct kunit *test)
 	int i;
 
 	fake_pmu_install(test, p->pmu);
-	cpuc = fake_pmu_cpuc_alloc(test, false);
+	cpuc = fake_pmu_cpuc_alloc(test);
 	for (i = 0; i < p->n; i++)
 		fe[i] = fake_pmu_event_alloc(test, &p->c[i], -1);
 
@@ -730,7 +759,7 @@ static void schedule_events_test_failure_keeps_running(struct kunit *test)
 	int i;
 
 	fake_pmu_install(test, &snb_ht_pmu);
-	cpuc = fake_pmu_cpuc_alloc(test, false);
+	cpuc = fake_pmu_cpuc_alloc(test);
 	run[0] = fake_pmu_event_alloc(test, &(struct event_constraint)SNB_L1D_PEND, -1);
 	run[1] = fake_pmu_event_alloc(test, &(struct event_constraint)SNB_ANY, -1);
 	KUNIT_ASSERT_EQ(test, fake_pmu_add_group(cpuc, run, 2), 0);
@@ -784,7 +813,7 @@ static void schedule_events_test_dynamic_constraint(struct kunit *test)
 	struct cpu_hw_events *cpuc;
 
 	fake_pmu_install(test, &snb_ht_pmu);
-	cpuc = fake_pmu_cpuc_alloc(test, false);
+	cpuc = fake_pmu_cpuc_alloc(test);
 	fe[0] = fake_pmu_event_alloc(test, &dyn, -1);
 	fe[1] = fake_pmu_event_alloc(test, &(struct event_constraint)SNB_ANY, -1);
 	KUNIT_ASSERT_EQ(test, fake_pmu_add_group(cpuc, fe, 2), 0);
@@ -814,7 +843,7 @@ static void schedule_events_test_fast_path_after_enable(struct kunit *test)
 	struct cpu_hw_events *cpuc;
 
 	fake_pmu_install(test, &snb_ht_pmu);
-	cpuc = fake_pmu_cpuc_alloc(test, false);
+	cpuc = fake_pmu_cpuc_alloc(test);
 	fe[0] = fake_pmu_event_alloc(test, &(struct event_constraint)SNB_ANY, -1);
 	fe[1] = fake_pmu_event_alloc(test, &(struct event_constraint)SNB_ANY, -1);
 	fe[2] = fake_pmu_event_alloc(test, &(struct event_constraint)SNB_INST, -1);
@@ -825,7 +854,7 @@ static void schedule_events_test_fast_path_after_enable(struct kunit *test)
 	rev[0] = fe[2];
 	rev[1] = fe[1];
 	rev[2] = fe[0];
-	cpuc = fake_pmu_cpuc_alloc(test, false);
+	cpuc = fake_pmu_cpuc_alloc(test);
 	KUNIT_ASSERT_EQ(test, fake_pmu_add_group(cpuc, rev, 3), 0);
 	KUNIT_EXPECT_EQ(test, cpuc->assign[0], IDX_FIXED(0));
 	KUNIT_EXPECT_EQ(test, cpuc->assign[1], 1);
@@ -853,7 +882,7 @@ static void schedule_events_test_collect_limits(struct kunit *test)
 	int i;
 
 	fake_pmu_install(test, &icl_pmu);
-	cpuc = fake_pmu_cpuc_alloc(test, false);
+	cpuc = fake_pmu_cpuc_alloc(test);
 	for (i = 0; i < ARRAY_SIZE(icl17); i++)
 		fe[i] = fake_pmu_event_alloc(test, &icl17[i], -1);
 	KUNIT_EXPECT_EQ(test, fake_pmu_add_group(cpuc, fe, ARRAY_SIZE(icl17)),
@@ -863,7 +892,7 @@ static void schedule_events_test_collect_limits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cpuc->n_metric, 0);
 
 	fake_pmu_install(test, &spr_pmu);
-	cpuc = fake_pmu_cpuc_alloc(test, false);
+	cpuc = fake_pmu_cpuc_alloc(test);
 	for (i = 0; i < ARRAY_SIZE(spr_metrics); i++)
 		fe[i] = fake_pmu_event_alloc(test, &spr_metrics[i], -1);
 	KUNIT_EXPECT_EQ(test, fake_pmu_add_group(cpuc, fe, ARRAY_SIZE(spr_metrics)),

@@ -188,7 +188,7 @@ static struct xsu_core *xsu_core_alloc(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, core);
 	core->test = test;
 	for (t = 0; t < 2; t++) {
-		core->ht[t].cpuc = fake_pmu_cpuc_alloc(test, false);
+		core->ht[t].cpuc = fake_pmu_cpuc_alloc(test);
 		for (i = 0; i < XSU_MAX_EVENTS; i++)
 			core->ht[t].slot[i].fe = fake_pmu_event_alloc(test,
 								      &none, -1);

@@ -171,6 +171,7 @@ TEST_F(ht_bug, write_valid)
 	static const char * const inputs[] = {
 		"0", "1", "0\n", "1\n", "n", "y", "N", "Y", "off", "on",
 		"OFF\n", "ON\n", "f", "t", "false", "true", "no", "yes",
+		"d", "e", "disable", "enable",
 	};
 	int pass, i, on;
 
