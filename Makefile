@@ -23,6 +23,8 @@
 #                     PMU=off: stock QEMU behaviour)
 #   make cost         the emulated PMU's cost: instructions per second of
 #                     a guest loop, PMU off, on, erratum on, PEBS
+#   make soak         the kernel under fuzz on the emulated Haswell for
+#                     SOAK_SECS seconds (default 600): perf_fuzz and trinity
 
 # The base, pinned in one place: Debian's linux-source-7.3 package, in the
 # trixie-backports suite of the archive (mk/base.sh fetches it under build/
@@ -89,7 +91,7 @@ KUNIT_PY = $(STAGED)/tools/testing/kunit/kunit.py
 
 .PHONY: all deps base stage kernel kselftest initramfs boot haswell check \
 	check-fast prefixes figures refresh export deb-pkg qemu boot-pmu cost \
-	clean
+	soak clean
 
 all: boot haswell
 	@mk/show.sh $(HASWELL)/tests.log $(HASWELL_LOSS)/tests.log $(SKYLAKE)/tests.log
@@ -212,6 +214,15 @@ boot-pmu: qemu
 # By hand: five short boots (mk/cost.sh), logs under build/cost/.
 cost: kernel initramfs qemu
 	@mk/cost.sh $(QEMU_BIN) $(BZIMAGE) $(INITRAMFS) $(B)/cost
+
+# By hand: one boot on the emulated Haswell (lockdep, KASAN, UBSAN on),
+# perf_fuzz (tools/testing/x86-perf-fuzz/) with trinity beside it for
+# SOAK_SECS seconds, seed SOAK_SEED; logs under build/soak/.
+SOAK_SECS	?= 600
+SOAK_SEED	?= 1
+soak: kernel initramfs qemu
+	@TESTS=soak SOAK_SECS=$(SOAK_SECS) SOAK_SEED=$(SOAK_SEED) mk/boot-pmu.sh $(QEMU_BIN) \
+		$(BZIMAGE) $(INITRAMFS) $(B)/soak on $$(($(SOAK_SECS) + 600))
 
 clean:
 	rm -rf $(B)

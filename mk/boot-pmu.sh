@@ -10,7 +10,9 @@
 # mk/pebs-tests.sh, KUnit off (a third, short boot); plain: the TCG PMU
 # without the erratum model, the tests of a boot without pmu_tests. With
 # TESTS=MODE in the environment, only the tests that mk/init.sh runs for
-# pmu_tests=MODE, KUnit off (TESTS=cost: mk/cost.sh). Console to
+# pmu_tests=MODE, KUnit off (TESTS=cost: mk/cost.sh; TESTS=soak with
+# SOAK_SECS=N and SOAK_SEED=S: make soak, the kernel under fuzz for N
+# seconds, from seed S). Console to
 # OUTDIR/console.log, the initramfs' TAP (second serial port) to
 # OUTDIR/tests.log; then the PMU lines of the boot log,
 # the TAP results and a scan of the console for kernel reports. Exit 1 if
@@ -52,6 +54,8 @@ append="$append nmi_watchdog=0 mitigations=off"
 # pmu_tests=MODE: the initramfs runs mk/pmu-tests.sh (leak, loss) or
 # mk/pebs-tests.sh (pebs) too (mk/init.sh).
 [ -n "$suite" ] && append="$append pmu_tests=$suite"
+[ -n "${SOAK_SECS:-}" ] && append="$append fuzz_secs=$SOAK_SECS"
+[ -n "${SOAK_SEED:-}" ] && append="$append fuzz_seed=$SOAK_SEED"
 # The loss and skylake boots, and those with TESTS=, run their own tests
 # only: the KUnit suites ran in the first.
 case "$mode" in

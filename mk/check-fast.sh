@@ -84,11 +84,14 @@ run_checkpatch() {
 # Fixes: tags name are upstream's, and no tree here has upstream's history
 # to look them up in (the base is Debian's tarball): the cover letters
 # (series/cover/) say how each was checked.
+# A fix whose message says, on a line of its own that starts "No Fixes:
+# tag:", why the commit it fixes is not named goes without the tag.
 for p in $patches; do
+	ignore=MISSING_SIGN_OFF,UNKNOWN_COMMIT_ID
+	grep -q '^No Fixes: tag: ' "series/$p" && ignore=$ignore,MISSING_FIXES_TAG
 	# From series/: at the top of a git work tree checkpatch takes a
 	# patch that git tracks for a source file.
-	run_checkpatch "series/$p" series \
-		--ignore MISSING_SIGN_OFF,UNKNOWN_COMMIT_ID "$p"
+	run_checkpatch "series/$p" series --ignore "$ignore" "$p"
 done
 # Every file the series adds to the kernel tree: sources, Makefiles,
 # shell scripts, documentation, the KUnit config. The QEMU patches of

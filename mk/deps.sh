@@ -12,7 +12,8 @@ qemu_version=${1:-}
 
 pkgs="build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils kmod
       rsync python3 perl ccache quilt qemu-system-x86 busybox-static
-      linux-perf valgrind git libpfm4-dev python3-ply python3-git"
+      linux-perf valgrind git libpfm4-dev python3-ply python3-git
+      trinity"
 
 missing=
 for p in $pkgs; do

@@ -79,9 +79,11 @@ git_id() {
 }
 
 # Every overlay file is introduced by exactly one patch. The QEMU patch
-# series in tools/testing/qemu-pmu/ is no kernel file.
+# series in tools/testing/qemu-pmu/ and the guest's fuzzer in
+# tools/testing/x86-perf-fuzz/ are no kernel files.
 find arch kernel tools Documentation -type f |
-	grep -v -e /build/ -e '^tools/testing/qemu-pmu/' | LC_ALL=C sort > "$out/overlay.all"
+	grep -v -e /build/ -e '^tools/testing/qemu-pmu/' \
+		-e '^tools/testing/x86-perf-fuzz/' | LC_ALL=C sort > "$out/overlay.all"
 grep -v -e '^#' -e '^[[:space:]]*$' series/overlay |
 	awk '{ for (i = 2; i <= NF; i++) print $i }' | LC_ALL=C sort > "$out/overlay.claimed"
 dups=$(uniq -d "$out/overlay.claimed")
@@ -292,7 +294,9 @@ build_prefixes "$am" "$fragment" mainline
 # end of the series (checked above), so that question is ignored for a
 # patch that only adds files the export has checked. The base repository
 # has no upstream history, so the commits of Fixes: tags cannot be looked
-# up (UNKNOWN_COMMIT_ID); their form is still checked.
+# up (UNKNOWN_COMMIT_ID); their form is still checked. A fix whose
+# message says why it names no commit ("No Fixes: tag: ...") goes
+# without the tag (MISSING_FIXES_TAG).
 # checkpatch_all TREE PATCHES...: checkpatch --strict of TREE on each.
 checkpatch_all() {
 	tree=$1
@@ -300,13 +304,15 @@ checkpatch_all() {
 	bad=0
 	for f in "$@"; do
 		ignore="--ignore UNKNOWN_COMMIT_ID"
+		! grep -q '^No Fixes: tag: ' "$f" ||
+			ignore="--ignore UNKNOWN_COMMIT_ID,MISSING_FIXES_TAG"
 		awk '/^diff --git /{ n = $4; sub(/^b\//, "", n) } /^new file mode /{ print n }' \
 			"$f" > "$out/added"
 		LC_ALL=C sort "$out/added" | LC_ALL=C comm -23 - "$out/overlay.all" \
 			> "$out/added.ours"
 		if [ -s "$out/added" ] && [ ! -s "$out/added.ours" ] &&
 		   ! grep -q -e '^deleted file mode ' -e '^rename from ' "$f"; then
-			ignore="--ignore UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES"
+			ignore="$ignore,FILE_PATH_CHANGES"
 		fi
 		if ! (cd "$tree" && perl scripts/checkpatch.pl --strict --quiet \
 		      --show-types $ignore "$f") > "$out/checkpatch.log" 2>&1 ||

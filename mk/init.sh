@@ -22,11 +22,15 @@ out=/dev/ttyS1
 # mk/pmu-tests.sh after them; with loss (a second, short boot), only the
 # erratum tests of mk/pmu-tests.sh. The boot on the emulated Skylake adds
 # pmu_tests=pebs: only the PEBS tests, mk/pebs-tests.sh. mk/cost.sh's
-# boots add pmu_tests=cost: only mk/cost-tests.sh.
-pmu=
+# boots add pmu_tests=cost: only mk/cost-tests.sh. make soak's boot
+# adds pmu_tests=soak, fuzz_secs=N and fuzz_seed=S: only that, for N
+# seconds from seed S, with trinity beside it.
+pmu= fuzz_secs=600 fuzz_seed=1
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	pmu_tests=*) pmu=${arg#pmu_tests=} ;;
+	fuzz_secs=*) fuzz_secs=${arg#fuzz_secs=} ;;
+	fuzz_seed=*) fuzz_seed=${arg#fuzz_seed=} ;;
 	esac
 done
 
@@ -67,7 +71,7 @@ run_all() {
 
 {
 	case "$pmu" in
-	loss|pebs|cost) ;;
+	loss|pebs|cost|soak) ;;
 	*) run_all ;;
 	esac
 	if [ "$pmu" = pebs ]; then
@@ -76,6 +80,10 @@ run_all() {
 	elif [ "$pmu" = cost ]; then
 		echo "== cost"
 		/cost-tests.sh
+	elif [ "$pmu" = soak ]; then
+		echo "== fuzz"
+		FUZZ_SECS=$fuzz_secs FUZZ_SEED=$fuzz_seed TRINITY=1 \
+			/fuzz-tests.sh
 	elif [ -n "$pmu" ]; then
 		echo "== pmu"
 		ERRATUM=$pmu /pmu-tests.sh

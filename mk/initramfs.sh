@@ -4,7 +4,8 @@
 # the installed kselftests, mk/init.sh as /init, and for the boots on the
 # emulated Haswell and Skylake mk/pmu-tests.sh, mk/pebs-tests.sh (with
 # mk/tap.sh, mk/pmu-loop.sh) and their test programs, all from
-# mk/pmu-loop.S; mk/cost-tests.sh for mk/cost.sh.
+# mk/pmu-loop.S; mk/cost-tests.sh for mk/cost.sh; mk/fuzz-tests.sh with
+# perf_fuzz (tools/testing/x86-perf-fuzz/) and Debian's trinity.
 # Usage: mk/initramfs.sh KSELFTEST_INSTALL_DIR OUTPUT.cpio.gz
 set -eu
 kst=$1
@@ -31,6 +32,10 @@ gcc -nostdlib -static -DXCHG -o "$root/pmu-xchg" "$here/pmu-loop.S"
 gcc -nostdlib -static -DITERS=100000000 -o "$root/pmu-long" "$here/pmu-loop.S"
 gcc -nostdlib -static -DSWITCH -o "$root/pmu-switch" "$here/pmu-loop.S"
 cp "$here/cost-tests.sh" "$root/cost-tests.sh"
+cp "$here/fuzz-tests.sh" "$root/fuzz-tests.sh"
+gcc -O2 -Wall -static -pthread -o "$root/perf-fuzz" \
+	"$here/../tools/testing/x86-perf-fuzz/perf_fuzz.c"
+cp /usr/bin/trinity "$root/usr/bin/trinity"
 cp -a "$kst" "$root/kselftest"
 cp "$here/init.sh" "$root/init"
 chmod +x "$root/init"

@@ -52,7 +52,8 @@ echo "$ovl" | while read -r p files; do
 	done
 done
 find arch kernel tools Documentation -type f 2>/dev/null |
-	grep -v -e '/build/' -e '^tools/testing/qemu-pmu/' | while read -r f; do
+	grep -v -e '/build/' -e '^tools/testing/qemu-pmu/' \
+		-e '^tools/testing/x86-perf-fuzz/' | while read -r f; do
 	echo "$ovl" | tr -s '[:space:]' '\n' | grep -qxF "$f" ||
 		die "$f is a new file that series/overlay assigns to no patch"
 done

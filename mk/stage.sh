@@ -32,9 +32,12 @@ scratch=$(mktemp -d "${TMPDIR:-/tmp}/stage.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 
 # Overlay: every file under arch/, kernel/, tools/ and Documentation/ of the repo,
-# but for the QEMU patch series in tools/testing/qemu-pmu/ (mk/qemu.sh).
+# but for the QEMU patch series in tools/testing/qemu-pmu/ (mk/qemu.sh)
+# and the fuzzer of the guest tests, tools/testing/x86-perf-fuzz/
+# (mk/initramfs.sh): the project's tools, not the kernel's.
 (cd "$repo" && find arch kernel tools Documentation -type f 2>/dev/null |
-	grep -v -e '/build/' -e '^tools/testing/qemu-pmu/' |
+	grep -v -e '/build/' -e '^tools/testing/qemu-pmu/' \
+		-e '^tools/testing/x86-perf-fuzz/' |
 	LC_ALL=C sort) > "$scratch/overlay"
 patches=$(grep -v -e '^#' -e '^[[:space:]]*$' "$repo/series/series" 2>/dev/null || true)
 

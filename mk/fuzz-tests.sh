@@ -1,0 +1,77 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The kernel under fuzz on the emulated Haswell (mk/boot-pmu.sh): the
+# random driver of valid hardware events, perf_fuzz
+# (tools/testing/x86-perf-fuzz/), for FUZZ_SECS seconds (default 30) with
+# seed FUZZ_SEED (default 1), while it toggles the HT erratum workaround
+# every 100 ms and takes CPU 1 offline and online every 2 s, and measures
+# the test program (mk/pmu-loop.S) beside it. With TRINITY=1 (make
+# soak), trinity runs beside it on perf_event_open, ioctl, read, mmap and
+# close. The kernel's reports are the console scan's (mk/reports.sh).
+# TAP on standard output.
+# N, INSNS (mk/pmu-loop.sh)
+. /pmu-loop.sh
+# tap STATUS DESCRIPTION (mk/tap.sh)
+. /tap.sh
+secs=${FUZZ_SECS:-30}
+seed=${FUZZ_SEED:-1}
+
+# The pmu tests lift the sample rate's limits; a fuzzer's sampling
+# events should meet them: the defaults of a 250 Hz kernel.
+echo 25 > /proc/sys/kernel/perf_cpu_time_max_percent
+echo 4000 > /proc/sys/kernel/perf_event_max_sample_rate
+
+echo "TAP version 13"
+trinity=${TRINITY:-0}
+if [ "$trinity" = 1 ]; then
+	echo "1..2"
+	mkdir -p /tmp/trinity
+	# As root (--dangerous), with its logs off; sockets (it would spend its time
+	# building a socket cache) and /dev, /proc, /sys files (this
+	# console, the test output's serial port) are no fds of its.
+	(cd /tmp/trinity && exec /usr/bin/timeout -s INT -k 60 "$secs" \
+		trinity --dangerous -q -l off -C 2 \
+		--disable-fds=sockets,pseudo -s "$seed" \
+		-c perf_event_open -c ioctl -c read -c mmap -c close) \
+		> /tmp/trinity.log 2>&1 &
+	trinity_pid=$!
+else
+	echo "1..1"
+fi
+# dump PID: the state and kernel stack of PID's threads and of every
+# task in uninterruptible sleep
+dump() {
+	for t in /proc/"$1"/task/* $(grep -l '^State:.*D' /proc/[0-9]*/status |
+				   sed 's|/status$||'); do
+		echo "# $t ($(cat "$t/comm")): $(grep '^State:' "$t/status")"
+		sed 's/^/#   /' "$t/stack"
+	done
+}
+
+/perf-fuzz -s "$seed" -t "$secs" -l /pmu-loop -i $INSNS -b $((N + 1)) \
+	-m $N > /tmp/fuzz.log 2>&1 &
+fuzz_pid=$!
+# A hang is shown, not waited out: 120 s past its time, the stacks, then
+# perf_fuzz is killed.
+waited=0
+while kill -0 $fuzz_pid 2>/dev/null; do
+	sleep 1
+	waited=$((waited + 1))
+	if [ $waited = $((secs + 120)) ]; then
+		echo "# perf_fuzz still runs $waited s after its start"
+		dump $fuzz_pid
+		kill -9 $fuzz_pid
+	fi
+done
+wait $fuzz_pid
+rc=$?
+sed 's/^/# /' /tmp/fuzz.log
+tap $rc "perf_fuzz: $secs s, seed $seed: every invariant held, the state idle after"
+if [ "$trinity" = 1 ]; then
+	wait "$trinity_pid"
+	rc=$?
+	tail -n 5 /tmp/trinity.log | sed 's/^/# trinity: /'
+	# timeout's 124: trinity ran the whole time
+	[ "$rc" = 124 ]
+	tap $? "trinity on perf_event_open, ioctl, read, mmap, close for $secs s"
+fi
