@@ -51,6 +51,9 @@ rm -f "$console" "$tests"
 # run, so that its messages do not cut into their KTAP.
 append="console=ttyS0 panic=-1 oops=panic kunit_shutdown=none initramfs_async=0"
 append="$append nmi_watchdog=0 mitigations=off"
+# An RCU stall report, should there be one, says where the stalled CPU's
+# time went (hard and soft interrupts, tasks): issue 20's stalls.
+append="$append rcupdate.rcu_cpu_stall_cputime=1"
 # pmu_tests=MODE: the initramfs runs mk/pmu-tests.sh (leak, loss) or
 # mk/pebs-tests.sh (pebs) too (mk/init.sh).
 [ -n "$suite" ] && append="$append pmu_tests=$suite"

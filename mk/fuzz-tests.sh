@@ -48,6 +48,28 @@ dump() {
 	done
 }
 
+# mon: every 5 s, the guest's uptime, the NMIs (the PMIs, the NMI
+# watchdog being off) and function-call IPIs of each online CPU, perf's
+# sample rate limit and the load average: what a stall, should there be
+# one, is read against
+mon() {
+	while :; do
+		awk 'FILENAME == "/proc/uptime" { printf "mon %s s:", $1; next }
+		     FNR == 1 { n = NF; next }
+		     $1 == "NMI:" || $1 == "CAL:" {
+			printf " %s", $1
+			for (i = 2; i <= n + 1; i++)
+				printf " %s", $i
+		     }
+		     END { printf ", " }' /proc/uptime /proc/interrupts
+		echo "max sample rate $(cat /proc/sys/kernel/perf_event_max_sample_rate)," \
+			"load $(cut -d' ' -f1-3 /proc/loadavg)"
+		sleep 5
+	done
+}
+mon > /tmp/mon.log 2>&1 &
+mon_pid=$!
+
 /perf-fuzz -s "$seed" -t "$secs" -l /pmu-loop -i $INSNS -b $((N + 1)) \
 	-m $N > /tmp/fuzz.log 2>&1 &
 fuzz_pid=$!
@@ -65,7 +87,8 @@ while kill -0 $fuzz_pid 2>/dev/null; do
 done
 wait $fuzz_pid
 rc=$?
-sed 's/^/# /' /tmp/fuzz.log
+kill $mon_pid
+sed 's/^/# /' /tmp/fuzz.log /tmp/mon.log
 tap $rc "perf_fuzz: $secs s, seed $seed: every invariant held, the state idle after"
 if [ "$trinity" = 1 ]; then
 	wait "$trinity_pid"

@@ -157,18 +157,40 @@ static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
 static char failure[512];
 static bool verbose;
 
-/* -v: every operation and its result, as it happens */
+/*
+ * The last HISTORY operations of every thread, with their time (ms since
+ * the start), as they happened: the first failure keeps a copy, printed
+ * at the end, so that a failure seen once says what led to it. Under
+ * report_lock.
+ */
+#define HISTORY		64
+#define HISTORY_LINE	160
+static char history[HISTORY][HISTORY_LINE];
+static char history_at_failure[HISTORY][HISTORY_LINE];
+static unsigned int history_next, history_kept;
+static struct timespec start_time;
+
+/* Every operation and its result, into the history; with -v, printed too */
 static void trace(const char *fmt, ...)
 {
+	struct timespec now;
+	char *line;
 	va_list ap;
+	int n;
 
-	if (!verbose)
-		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
 	pthread_mutex_lock(&report_lock);
+	line = history[history_next++ % HISTORY];
+	n = snprintf(line, HISTORY_LINE, "%8ld ",
+		     (long)((now.tv_sec - start_time.tv_sec) * 1000 +
+			    (now.tv_nsec - start_time.tv_nsec) / 1000000));
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	vsnprintf(line + n, HISTORY_LINE - n, fmt, ap);
 	va_end(ap);
-	fflush(stdout);
+	if (verbose) {
+		fputs(line, stdout);
+		fflush(stdout);
+	}
 	pthread_mutex_unlock(&report_lock);
 }
 
@@ -195,6 +217,8 @@ static void fail(const char *fmt, ...)
 		va_start(ap, fmt);
 		vsnprintf(failure, sizeof(failure), fmt, ap);
 		va_end(ap);
+		memcpy(history_at_failure, history, sizeof(history));
+		history_kept = history_next;
 	}
 	pthread_mutex_unlock(&report_lock);
 	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
@@ -320,8 +344,8 @@ static void check_read(struct worker *w, struct event *e)
 		enabled = buf[i];
 		running = buf[i + 1];
 		if (running > enabled)
-			fail("read: time running %llu > time enabled %llu",
-			     (unsigned long long)running,
+			fail("read of fd %d: time running %llu > time enabled %llu",
+			     e->fd, (unsigned long long)running,
 			     (unsigned long long)enabled);
 	}
 }
@@ -462,11 +486,13 @@ static void open_event(struct worker *w)
 		}
 	}
 	fd = perf_open(&attr, e->pid, e->cpu, group_fd);
-	trace("w%d open %u:%#llx pid %d cpu %d group %d pinned %d period %llu freq %d: %d\n",
-	      w->id, attr.type, (unsigned long long)attr.config, e->pid,
-	      e->cpu, group_fd, attr.pinned,
-	      (unsigned long long)attr.sample_period, attr.freq,
-	      fd < 0 ? -errno : fd);
+	trace("w%d open %u:%#llx u%d k%d pid %d cpu %d grp %d pin %d off %d %s %llu rf %#llx: %d\n",
+	      w->id, attr.type, (unsigned long long)attr.config,
+	      !attr.exclude_user, !attr.exclude_kernel, e->pid, e->cpu,
+	      group_fd, attr.pinned, attr.disabled,
+	      attr.freq ? "freq" : "period",
+	      (unsigned long long)attr.sample_period,
+	      (unsigned long long)attr.read_format, fd < 0 ? -errno : fd);
 	if (fd < 0) {
 		w->failed_opens++;
 		return;
@@ -794,6 +820,7 @@ int main(int argc, char **argv)
 	unsigned long opened = 0, failed = 0, ops = 0, reads = 0, records = 0;
 	int fds_before, i, opt, cpu;
 	unsigned long n;
+	unsigned int h;
 
 	while ((opt = getopt(argc, argv, "s:t:T:H:l:i:b:m:v")) != -1) {
 		switch (opt) {
@@ -838,6 +865,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	sw_on = true;
+	clock_gettime(CLOCK_MONOTONIC, &start_time);
 	fds_before = count_fds();
 
 	for (i = 0; i < NR_SPINNERS; i++) {
@@ -880,8 +908,11 @@ int main(int argc, char **argv)
 	}
 	if (write_file(CPU1_ONLINE, "1"))
 		fail("CPU 1 does not come back online");
+	/* The threads are gone: sw_lock is not needed. */
 	if (write_file(SWITCH, "1"))
 		fail("the switch does not go back on");
+	else
+		sw_on = true;
 
 	printf("# events opened %lu (%lu opens failed), operations %lu\n",
 	       opened, failed, ops);
@@ -901,11 +932,17 @@ int main(int argc, char **argv)
 		n = loop_exact;
 		measure_loop();
 		if (!failure[0] && loop_exact != n + 1)
-			fail("loop: multiplexed with nothing else measuring");
+			fail("loop: %s with nothing else measuring",
+			     sw_on ? "multiplexed" : "the switch off");
 	}
 	if (!failure[0] && !opened)
 		fail("no event opened");
 	if (failure[0]) {
+		h = history_kept < HISTORY ? history_kept : HISTORY;
+		printf("# the last %u operations before the failure (ms, thread, what):\n",
+		       h);
+		for (h = history_kept - h; h < history_kept; h++)
+			printf("# %s", history_at_failure[h % HISTORY]);
 		printf("perf_fuzz: seed %llu: %s\n", seed, failure);
 		return 1;
 	}
