@@ -54,15 +54,16 @@ dump() {
 # one, is read against
 mon() {
 	while :; do
-		awk 'FILENAME == "/proc/uptime" { printf "mon %s s:", $1; next }
-		     FNR == 1 { n = NF; next }
-		     $1 == "NMI:" || $1 == "CAL:" {
-			printf " %s", $1
-			for (i = 2; i <= n + 1; i++)
-				printf " %s", $i
-		     }
-		     END { printf ", " }' /proc/uptime /proc/interrupts
-		echo "max sample rate $(cat /proc/sys/kernel/perf_event_max_sample_rate)," \
+		irq=$(awk 'FILENAME == "/proc/uptime" { printf "%s s:", $1; next }
+			   FNR == 1 { n = NF; next }
+			   $1 == "NMI:" || $1 == "CAL:" {
+				printf " %s", $1
+				for (i = 2; i <= n + 1; i++)
+					printf " %s", $i
+			   }' /proc/uptime /proc/interrupts)
+		# one write per line: the kill at the end cuts none
+		echo "mon $irq, max sample rate" \
+			"$(cat /proc/sys/kernel/perf_event_max_sample_rate)," \
 			"load $(cut -d' ' -f1-3 /proc/loadavg)"
 		sleep 5
 	done
@@ -88,6 +89,7 @@ done
 wait $fuzz_pid
 rc=$?
 kill $mon_pid
+wait $mon_pid 2>/dev/null
 sed 's/^/# /' /tmp/fuzz.log /tmp/mon.log
 tap $rc "perf_fuzz: $secs s, seed $seed: every invariant held, the state idle after"
 if [ "$trinity" = 1 ]; then

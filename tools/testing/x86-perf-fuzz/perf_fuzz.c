@@ -178,8 +178,8 @@ static void trace(const char *fmt, ...)
 	va_list ap;
 	int n;
 
-	clock_gettime(CLOCK_MONOTONIC, &now);
 	pthread_mutex_lock(&report_lock);
+	clock_gettime(CLOCK_MONOTONIC, &now);
 	line = history[history_next++ % HISTORY];
 	n = snprintf(line, HISTORY_LINE, "%8ld ",
 		     (long)((now.tv_sec - start_time.tv_sec) * 1000 +
