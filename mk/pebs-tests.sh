@@ -86,14 +86,14 @@ echo "# $bad of $SAMPLES samples not at the expected instruction;" \
 	"first: $(head -n 1 /tmp/pebs.got) (expected $(head -n 1 /tmp/pebs.want))," \
 	"last: $(tail -n 1 /tmp/pebs.got) (expected $(tail -n 1 /tmp/pebs.want))"
 [ "$samples" = $SAMPLES ] && [ "$bad" = 0 ] && cmp -s /tmp/pebs.got /tmp/pebs.want
-rc=$?
+exact=$?
 # A miss, seen once in a make check of 2026-11-27 (28 samples): each
 # sample's time and place beside the one expected, for the diagnosis.
-if [ $rc != 0 ]; then
+if [ $exact != 0 ]; then
 	paste -d' ' /tmp/pebs.t /tmp/pebs.got /tmp/pebs.want |
 		awk '{ print "#   sample " NR ": " $0 }'
 fi
-tap $rc "the precise IPs are exact: the k-th sample at instruction k * ($P + 1)"
+tap $exact "the precise IPs are exact: the k-th sample at instruction k * ($P + 1)"
 
 [ "$rc" = 0 ] && [ $((after - before)) = 0 ]
 tap $? "large PEBS: no PMI for the $SAMPLES records (threshold not reached)"
