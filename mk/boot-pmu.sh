@@ -54,6 +54,9 @@ append="$append nmi_watchdog=0 mitigations=off"
 # An RCU stall report, should there be one, says where the stalled CPU's
 # time went (hard and soft interrupts, tasks): issue 20's stalls.
 append="$append rcupdate.rcu_cpu_stall_cputime=1"
+# nokaslr: a boot that does not finish in time is shown by where its
+# vCPUs are (mk/hang.py), as symbols of the kernel's System.map.
+append="$append nokaslr"
 # pmu_tests=MODE: the initramfs runs mk/pmu-tests.sh (leak, loss) or
 # mk/pebs-tests.sh (pebs) too (mk/init.sh).
 [ -n "$suite" ] && append="$append pmu_tests=$suite"
@@ -71,11 +74,20 @@ cpu=$model,pmu=$pmu
 echo "boot-pmu: QEMU (TCG, ${model%%-*}, 1 core, 2 threads, $cpu)"
 start=$(date +%s)
 rc=0
+# A guest still running after TIMEOUT: mk/hang.py samples where its vCPUs
+# are through QEMU's monitor (a socket of a directory of its own: a UNIX
+# socket's path is short), then QEMU is stopped, 30 s later.
+mon=$(mktemp -d "${TMPDIR:-/tmp}/boot-pmu.XXXXXX")
+sysmap=$(dirname "$kernel")/../../../System.map
+python3 "$(dirname "$0")/hang.py" "$limit" "$mon/sock" "$sysmap" \
+	> "$out/hang.txt" 2>&1 &
+hang=$!
 # -L: a QEMU built from Debian's dfsg source has no firmware of its own.
 # The NMI watchdog would hold a fixed counter, and mitigations would turn
 # PTI on for an Intel model.
-timeout --foreground "$limit" "$qemu" \
-	-nodefaults -no-reboot -display none -monitor none \
+timeout --foreground $((limit + 30)) "$qemu" \
+	-nodefaults -no-reboot -display none \
+	-monitor "unix:$mon/sock,server=on,wait=off" \
 	-L /usr/share/qemu -bios /usr/share/qemu/qboot.rom \
 	-machine pc -accel tcg \
 	-cpu "$cpu,$flags" \
@@ -84,7 +96,13 @@ timeout --foreground "$limit" "$qemu" \
 	-append "$append" \
 	-serial "file:$console" -serial "file:$tests" || rc=$?
 echo "boot-pmu: QEMU exited $rc after $(($(date +%s) - start)) s"
-[ "$rc" = 124 ] && echo "boot-pmu: QEMU timed out after ${limit}s"
+kill "$hang" 2> /dev/null || true
+wait "$hang" 2> /dev/null || true
+rm -rf "$mon"
+if [ "$rc" = 124 ]; then
+	echo "boot-pmu: QEMU timed out: not done after ${limit}s, stopped 30 s later"
+	cat "$out/hang.txt"
+fi
 
 bad=0
 echo "== boot log: the PMU"

@@ -175,7 +175,7 @@ tests_log(TESTS, '', ['kselftest', 'perf'])
 console_reports(CONSOLE, '')
 if HASWELL:
     kunit(HASWELL[0], 'haswell ')
-    tests_log(HASWELL[1], 'haswell ', ['kselftest', 'perf', 'pmu'])
+    tests_log(HASWELL[1], 'haswell ', ['kselftest', 'perf', 'pmu', 'fuzz'])
     console_reports(HASWELL[0], 'haswell ')
 if HASWELL_LOSS:
     tests_log(HASWELL_LOSS[1], 'haswell loss ', ['pmu'])

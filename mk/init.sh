@@ -18,8 +18,9 @@ ln -s fd/2 /dev/stderr
 out=/dev/ttyS1
 
 # The boot on the emulated Haswell (mk/boot-pmu.sh) adds pmu_tests=MODE,
-# QEMU's model of the HT erratum: with leak, every test runs, and
-# mk/pmu-tests.sh after them; with loss (a second, short boot), only the
+# QEMU's model of the HT erratum: with leak, every test runs, then
+# mk/pmu-tests.sh, then 30 s of mk/fuzz-tests.sh (seed 1, no trinity);
+# with loss (a second, short boot), only the
 # erratum tests of mk/pmu-tests.sh. The boot on the emulated Skylake adds
 # pmu_tests=pebs: only the PEBS tests, mk/pebs-tests.sh. mk/cost.sh's
 # boots add pmu_tests=cost: only mk/cost-tests.sh. make soak's boot
@@ -87,6 +88,12 @@ run_all() {
 	elif [ -n "$pmu" ]; then
 		echo "== pmu"
 		ERRATUM=$pmu /pmu-tests.sh
+		# make check's short run of the kernel under fuzz (make soak
+		# runs it for longer, with trinity)
+		if [ "$pmu" = leak ]; then
+			echo "== fuzz"
+			FUZZ_SECS=30 FUZZ_SEED=$fuzz_seed /fuzz-tests.sh
+		fi
 	fi
 	echo "== end"
 } > $out 2>&1

@@ -37,7 +37,7 @@ echo 100000 > /proc/sys/kernel/perf_event_max_sample_rate
 echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent
 
 echo "TAP version 13"
-echo "1..6"
+echo "1..11"
 
 # perf record opens one event per CPU for the task: pinned to CPU 0
 # (taskset, inherited by the workload), one event counts it all. A fixed
@@ -108,4 +108,59 @@ single=$(perf script -i /tmp/pebs1.data -F time 2> /dev/null | grep -c .)
 echo "# with -g: $((after - before)) PMIs on CPU 0, $single samples"
 [ "$rc" = 0 ] && [ $((after - before)) = $SAMPLES ]
 tap $? "without large PEBS (-g): one PMI per record, $SAMPLES"
+
+# A clock of the user's choice (-k): 7.3 converts a record's TSC to
+# perf's own clock only, so it takes the time of such an event at the
+# PMI and keeps it out of large PEBS (intel_pmu_large_pebs_flags()): one
+# PMI per record, each sample at its PMI's time, the records the same.
+for clk in CLOCK_MONOTONIC_RAW CLOCK_MONOTONIC; do
+	before=$(pmis)
+	taskset -c 0 perf record -q -k $clk -e instructions:upp -c $P \
+		-o /tmp/pebsk.data -- "$LOOP"
+	rc=$?
+	after=$(pmis)
+	perf script -i /tmp/pebsk.data -F ip,sym,symoff > /tmp/pebsk.ip 2> /dev/null
+	perf script -i /tmp/pebsk.data -F time --ns 2> /dev/null |
+		tr -d ' :' > /tmp/pebsk.t
+	awk '{ print $2 }' /tmp/pebsk.ip > /tmp/pebsk.got
+	n=$(wc -l < /tmp/pebsk.got)
+	distinct=$(sort -u /tmp/pebsk.t | wc -l)
+	ordered=$(awk 'NR > 1 && $1 <= prev { n++ } { prev = $1 } END { print n + 0 }' /tmp/pebsk.t)
+	echo "# -k $clk: $n samples, $((after - before)) PMIs on CPU 0," \
+		"$distinct distinct times, $ordered not after the one before"
+	[ "$rc" = 0 ] && [ "$n" = $SAMPLES ] && [ "$distinct" = $SAMPLES ] &&
+		[ "$ordered" = 0 ] && [ $((after - before)) = $SAMPLES ] &&
+		cmp -s /tmp/pebsk.got /tmp/pebs.want
+	tap $? "-k $clk: the $SAMPLES records exact, one PMI each, times strictly increasing"
+done
+
+# Frequency mode (-F): 7.3 keeps it out of large PEBS (no auto-reload
+# either: the PMI sets the next period), so each record raises a PMI.
+# The periods the samples give are disjoint runs of the loop's
+# instructions: they add up to at most INSNS.
+for F in 1000 4000 10000; do
+	before=$(pmis)
+	taskset -c 0 perf record -q -F $F -e instructions:upp \
+		-o /tmp/pebsf.data -- "$LOOP"
+	rc=$?
+	after=$(pmis)
+	perf script -i /tmp/pebsf.data -F ip,sym,symoff > /tmp/pebsf.ip 2> /dev/null
+	perf script -i /tmp/pebsf.data -F time --ns 2> /dev/null |
+		tr -d ' :' > /tmp/pebsf.t
+	perf script -i /tmp/pebsf.data -F period 2> /dev/null > /tmp/pebsf.p
+	n=$(wc -l < /tmp/pebsf.ip)
+	pmi=$((after - before))
+	inloop=$(awk '$2 ~ /^_start\+0x(0|5|9|b|d|12|14)$/' /tmp/pebsf.ip | wc -l)
+	distinct=$(sort -u /tmp/pebsf.t | wc -l)
+	ordered=$(awk 'NR > 1 && $1 <= prev { n++ } { prev = $1 } END { print n + 0 }' /tmp/pebsf.t)
+	sum=$(awk '{ s += $1 } END { printf "%d", s }' /tmp/pebsf.p)
+	echo "# -F $F: $n samples, $pmi PMIs on CPU 0, $inloop in the loop," \
+		"$distinct distinct times, $ordered not after the one before," \
+		"periods $(head -n 1 /tmp/pebsf.p | tr -d ' ') to" \
+		"$(tail -n 1 /tmp/pebsf.p | tr -d ' '), in all $sum of $INSNS"
+	[ "$rc" = 0 ] && [ "$n" -gt 1 ] && [ "$pmi" = "$n" ] &&
+		[ "$inloop" = "$n" ] && [ "$distinct" = "$n" ] &&
+		[ "$ordered" = 0 ] && [ "$sum" -le $INSNS ]
+	tap $? "-F $F: a PMI per record, in the loop, times rising, periods add up <= $INSNS"
+done
 exit 0

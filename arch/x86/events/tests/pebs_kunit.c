@@ -6,7 +6,8 @@
  * driver's own code: the setup of a PEBS event, intel_pmu_hw_config()
  * (through fake_pmu_intel_hw_config()) and intel_pmu_pebs_enable() with
  * pebs_update_threshold(), and the drains, intel_pmu_drain_pebs_nhm() for
- * PEBS format 3 and intel_pmu_drain_pebs_icl() for adaptive PEBS.
+ * PEBS format 3, intel_pmu_drain_pebs_icl() for adaptive PEBS and
+ * intel_pmu_drain_arch_pebs() for architectural PEBS.
  *
  * A test installs a fake PEBS PMU (fake_pmu_install() and the x86_pmu
  * fields that intel_pmu_init() and intel_ds_init() set for the format),
@@ -26,7 +27,9 @@
  *    clock that is not the TSC, so that a sample's time can only come
  *    from its own record;
  *  - intel_pmu_pebs_output() and intel_pmu_pebs_overflow(): each sample is
- *    recorded in pebs_test.samples[] with the path it took.
+ *    recorded in pebs_test.samples[] with the path it took;
+ *  - arch_pebs_index_read() and arch_pebs_index_write(): arch-PEBS's
+ *    MSR_IA32_PEBS_INDEX is pebs_test.arch_index.
  *
  * What the driver would write to MSRs is left out where the setup is
  * modelled (pebs_test_start()); nothing here reaches a wrmsr or rdpmc.
@@ -64,6 +67,7 @@ static const struct fake_pmu_desc pebs_icl_pmu = {
  * @period: perf_sample_data.period
  * @addr: perf_sample_data.addr, 0 unless PERF_SAMPLE_ADDR is in @sample_flags
  * @ip: the sample's regs->ip
+ * @ax: the sample's regs->ax
  */
 struct pebs_test_sample {
 	struct perf_event	*event;
@@ -73,6 +77,7 @@ struct pebs_test_sample {
 	u64			period;
 	u64			addr;
 	u64			ip;
+	u64			ax;
 };
 
 /**
@@ -89,6 +94,8 @@ struct pebs_test_sample {
  * @n_times: calls of the TSC conversion
  * @n_output: samples through intel_pmu_pebs_output()
  * @n_overflow: samples through intel_pmu_pebs_overflow()
+ * @arch_index: arch-PEBS's MSR_IA32_PEBS_INDEX, as its drain reads it
+ * @n_index_writes: the drain's writes of @arch_index
  * @n_samples: entries of @samples
  * @samples: the samples in the order they left the driver
  */
@@ -105,6 +112,8 @@ struct pebs_test {
 	unsigned int		n_times;
 	unsigned int		n_output;
 	unsigned int		n_overflow;
+	u64			arch_index;
+	unsigned int		n_index_writes;
 	unsigned int		n_samples;
 	struct pebs_test_sample	samples[PEBS_TEST_MAX_SAMPLES];
 };
@@ -149,6 +158,7 @@ static void pebs_test_record(struct perf_event *event,
 	s->period = data->period;
 	s->addr = data->sample_flags & PERF_SAMPLE_ADDR ? data->addr : 0;
 	s->ip = regs->ip;
+	s->ax = regs->ax;
 }
 
 static void pebs_test_output(struct perf_event *event,
@@ -165,6 +175,19 @@ static void pebs_test_overflow(struct perf_event *event,
 {
 	pebs_test_of_current()->n_overflow++;
 	pebs_test_record(event, data, regs, true);
+}
+
+static u64 pebs_test_arch_index_read(void)
+{
+	return pebs_test_of_current()->arch_index;
+}
+
+static void pebs_test_arch_index_write(u64 index)
+{
+	struct pebs_test *t = pebs_test_of_current();
+
+	t->n_index_writes++;
+	t->arch_index = index;
 }
 
 /*
@@ -230,6 +253,36 @@ static struct pebs_test *pebs_test_install(struct kunit *test, int format)
 				   pebs_test_output);
 	kunit_activate_static_stub(test, intel_pmu_pebs_overflow,
 				   pebs_test_overflow);
+	kunit_activate_static_stub(test, arch_pebs_index_read,
+				   pebs_test_arch_index_read);
+	kunit_activate_static_stub(test, arch_pebs_index_write,
+				   pebs_test_arch_index_write);
+	return t;
+}
+
+/*
+ * An architectural PEBS PMU (CPUID leaf 0x23) with PEBS on the counters
+ * @counters, the AUX and GPR groups, as intel_arch_pebs_init() and
+ * update_pmu_cap_from_perfmonext() describe it: Ice Lake's counters,
+ * the drain intel_pmu_drain_arch_pebs(), whose buffer is cpuc->pebs_vaddr
+ * (pebs_cpu_enter()). It reads none of the DS fields the install leaves.
+ */
+static struct pebs_test *pebs_test_install_arch(struct kunit *test,
+						u64 counters)
+{
+	struct pebs_test *t = pebs_test_install(test, 4);
+
+	x86_pmu.version = 6;
+	x86_pmu.arch_pebs = 1;
+	x86_pmu.intel_cap.pebs_baseline = 0;
+	x86_pmu.drain_pebs = intel_pmu_drain_arch_pebs;
+	x86_pmu.pebs_enable = __intel_pmu_pebs_enable;
+	x86_pmu.pebs_disable = __intel_pmu_pebs_disable;
+	x86_pmu.arch_pebs_cap.caps = ARCH_PEBS_AUX | ARCH_PEBS_GPR;
+	x86_pmu.arch_pebs_cap.counters = counters;
+	x86_pmu.arch_pebs_cap.pdists = counters;
+	x86_pmu.intel_ctrl = x86_pmu.cntr_mask64 |
+			     x86_pmu.fixed_cntr_mask64 << INTEL_PMC_IDX_FIXED;
 	return t;
 }
 
@@ -256,6 +309,8 @@ static struct perf_event *pebs_test_event(struct kunit *test, int idx,
 	event->attr.sample_type = sample_type;
 	event->attr.precise_ip = precise_ip;
 
+	/* as __x86_pmu_event_init() leaves it for hw_config() */
+	hwc->dyn_constraint = ~0ULL;
 	hwc->sample_period = PEBS_TEST_PERIOD;
 	hwc->last_period = hwc->sample_period;
 	local64_set(&hwc->period_left, hwc->sample_period);
@@ -290,6 +345,8 @@ static void pebs_cpu_enter(struct pebs_test *t)
 	cpuc->pmu = t->saved->pmu;
 	cpuc->ds = t->ds;
 	cpuc->pebs_record_size = x86_pmu.pebs_record_size;
+	if (x86_pmu.arch_pebs)
+		cpuc->pebs_vaddr = t->buffer;
 }
 
 static void pebs_cpu_exit(struct pebs_test *t)
@@ -308,7 +365,9 @@ static void pebs_cpu_exit(struct pebs_test *t)
  * registered PMU (perf_sched_cb_inc()), prev_count at -period as
  * x86_perf_event_set_period() leaves it, and intel_pmu_pebs_enable(). With
  * adaptive PEBS the record layout changes first, as intel_pmu_pebs_enable()
- * changes it, less the write of MSR_PEBS_DATA_CFG.
+ * changes it, less the write of MSR_PEBS_DATA_CFG. Arch-PEBS enables with
+ * x86_pmu.pebs_enable, __intel_pmu_pebs_enable() (the rest is an MSR write
+ * of intel_pmu_enable_event_ext()).
  */
 static void pebs_test_start(struct perf_event *event)
 {
@@ -340,7 +399,10 @@ static void pebs_test_start(struct perf_event *event)
 	cpuc->events[hwc->idx] = event;
 	__set_bit(hwc->idx, cpuc->active_mask);
 
-	intel_pmu_pebs_enable(event);
+	if (x86_pmu.arch_pebs)
+		x86_pmu.pebs_enable(event);
+	else
+		intel_pmu_pebs_enable(event);
 }
 
 /* the counter of @event, @n events after its last reload to -period */
@@ -386,6 +448,41 @@ static void pebs_test_write_adaptive(struct pebs_test *t, u64 cfg,
 	basic->applicable_counters = counters;
 	basic->tsc = PEBS_TEST_TSC(i);
 	t->ds->pebs_index += size;
+}
+
+/* the GPR group's ax of record @i, in no other register */
+#define PEBS_TEST_AX(i)		(0xa0000ULL + (i))
+
+/*
+ * Arch-PEBS record @i for the counters @counters at @at, in one piece or,
+ * with @split, in two fragments: a header and the basic group, with the
+ * continuation bit; then a header and the GPR group. Returns its end.
+ */
+static void *pebs_test_write_arch(void *at, u64 counters, int i, bool split)
+{
+	struct arch_pebs_header *h = at;
+	struct arch_pebs_basic *basic = (void *)(h + 1);
+	struct arch_pebs_gprs *gprs;
+
+	memset(h, 0, sizeof(*h) + sizeof(*basic));
+	h->size = sizeof(*h) + sizeof(*basic);
+	h->basic = 1;
+	basic->ip = PEBS_TEST_IP(i);
+	basic->applicable_counters = counters;
+	basic->tsc = PEBS_TEST_TSC(i);
+	if (!split)
+		return basic + 1;
+
+	h->cont = 1;
+	h = (void *)(basic + 1);
+	gprs = (void *)(h + 1);
+	memset(h, 0, sizeof(*h) + sizeof(*gprs));
+	h->size = sizeof(*h) + sizeof(*gprs);
+	h->gpr = 1;
+	gprs->flags = X86_EFLAGS_FIXED;
+	gprs->ip = PEBS_TEST_IP(i) + 1;
+	gprs->ax = PEBS_TEST_AX(i);
+	return gprs + 1;
 }
 
 /* the samples @first.. of @event are records @rec.. in order */
@@ -784,6 +881,65 @@ static void pebs_drain_adaptive(struct kunit *test)
 	}
 }
 
+/*
+ * Architectural PEBS: intel_pmu_hw_config() keeps a PEBS event to the
+ * counters arch-PEBS serves (hw.dyn_constraint); intel_pmu_drain_arch_pebs()
+ * turns the records that MSR_IA32_PEBS_INDEX says were written into
+ * samples, each with the time of its own TSC, a record split in two
+ * fragments into one sample with the groups of both (the second's GPRs),
+ * then resets the index to the buffer's start with the threshold of large
+ * PEBS. With nothing written, it only updates the count.
+ */
+static void pebs_drain_arch(struct kunit *test)
+{
+	struct pebs_test *t = pebs_test_install_arch(test, 0x3);
+	struct perf_sample_data data = {};
+	union arch_pebs_index index = {};
+	struct perf_event *event;
+	void *end = t->buffer;
+	u64 mid;
+	int i, n = 3;
+
+	event = pebs_test_pebs_event(test, 1, PERF_SAMPLE_IP |
+				     PERF_SAMPLE_TIME | PERF_SAMPLE_REGS_INTR);
+	KUNIT_EXPECT_EQ(test, event->hw.dyn_constraint, 0x3);
+	KUNIT_EXPECT_TRUE(test, event->hw.flags & PERF_X86_EVENT_LARGE_PEBS);
+
+	for (i = 0; i < n; i++)
+		end = pebs_test_write_arch(end, BIT_ULL(1), i, i == 1);
+	index.en = 1;
+	index.thresh = ARCH_PEBS_THRESH_SINGLE;
+	index.wr = (end - t->buffer) >> ARCH_PEBS_INDEX_WR_SHIFT;
+	t->arch_index = index.whole;
+
+	pebs_cpu_enter(t);
+	pebs_test_start(event);
+	pebs_test_set_counter(t, event, 7);
+	intel_pmu_drain_arch_pebs(&t->iregs, &data);
+	mid = local64_read(&event->count);
+	pebs_test_set_counter(t, event, 20);
+	intel_pmu_drain_arch_pebs(&t->iregs, &data);
+	pebs_cpu_exit(t);
+
+	index.wr = 0;
+	index.thresh = ARCH_PEBS_THRESH_MULTI;
+	KUNIT_EXPECT_EQ(test, t->pebs_enabled, BIT_ULL(1));
+	KUNIT_EXPECT_EQ(test, t->n_index_writes, 1);
+	KUNIT_EXPECT_EQ(test, t->arch_index, index.whole);
+	KUNIT_EXPECT_EQ(test, t->n_samples, n);
+	KUNIT_EXPECT_EQ(test, t->n_output, n - 1);
+	KUNIT_EXPECT_EQ(test, t->n_overflow, 1);
+	KUNIT_EXPECT_EQ(test, t->n_times, n);
+	KUNIT_EXPECT_EQ(test, t->n_reads, 2);
+	pebs_expect_samples(test, event, 0, 0, n, true);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ_MSG(test, t->samples[i].ax,
+				    i == 1 ? PEBS_TEST_AX(i) : t->iregs.ax,
+				    "sample %d", i);
+	KUNIT_EXPECT_EQ(test, mid, n * PEBS_TEST_PERIOD + 7);
+	pebs_expect_count(test, event, n * PEBS_TEST_PERIOD + 20, 20);
+}
+
 /* x86_pmu and this CPU's cpu_hw_events are as they were after a test. */
 static void pebs_restores_state(struct kunit *test)
 {
@@ -831,6 +987,7 @@ static struct kunit_case pebs_test_cases[] = {
 	KUNIT_CASE(pebs_drain_fmt3_no_pmi),
 	KUNIT_CASE(pebs_drain_fmt3_two_events),
 	KUNIT_CASE(pebs_drain_adaptive),
+	KUNIT_CASE(pebs_drain_arch),
 	KUNIT_CASE(pebs_restores_state),
 	{}
 };
