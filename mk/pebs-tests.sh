@@ -31,6 +31,29 @@ pmis() {
 	awk '$1 == "PMI:" { print $2 }' /proc/interrupts
 }
 
+# rec NAME ARGS...: perf record ARGS on the loop, pinned to CPU 0, into
+# /tmp/NAME.data; each sample's place (ip sym+off) in /tmp/NAME.ip and
+# its time in ns in /tmp/NAME.t. Sets rc (perf's exit status) and pmi
+# (the PMIs CPU 0 took meanwhile).
+rec() {
+	name=$1
+	shift
+	before=$(pmis)
+	taskset -c 0 perf record -q "$@" -o /tmp/$name.data -- "$LOOP"
+	rc=$?
+	pmi=$(($(pmis) - before))
+	perf script -i /tmp/$name.data -F ip,sym,symoff > /tmp/$name.ip 2> /dev/null
+	perf script -i /tmp/$name.data -F time --ns 2> /dev/null |
+		tr -d ' :' > /tmp/$name.t
+}
+
+# order FILE: sets distinct (the distinct times of FILE) and ordered
+# (the times not after the one before them)
+order() {
+	distinct=$(sort -u "$1" | wc -l)
+	ordered=$(awk 'NR > 1 && $1 <= prev { n++ } { prev = $1 } END { print n + 0 }' "$1")
+}
+
 # Under TCG a PMI takes milliseconds: perf lowers its sample rate and then
 # throttles. Undo it and keep it so.
 echo 100000 > /proc/sys/kernel/perf_event_max_sample_rate
@@ -45,23 +68,17 @@ echo "1..11"
 # threshold a record short of the buffer's 64 KiB, 327 records of 200
 # bytes), so the 29 records stay in the buffer until the event is
 # disabled at the exit, and CPU 0 takes no PMI for them.
-before=$(pmis)
-taskset -c 0 perf record -q -e instructions:upp -c $P -o /tmp/pebs.data -- "$LOOP"
-rc=$?
-after=$(pmis)
-perf script -i /tmp/pebs.data -F ip,sym,symoff > /tmp/pebs.ip 2> /dev/null
-perf script -i /tmp/pebs.data -F time --ns > /tmp/pebs.time 2> /dev/null
+rec pebs -e instructions:upp -c $P
+large_rc=$rc large_pmi=$pmi
 samples=$(wc -l < /tmp/pebs.ip)
-echo "# $samples samples (expected $SAMPLES = $INSNS / ($P + 1)), $((after - before)) PMIs on CPU 0"
+echo "# $samples samples (expected $SAMPLES = $INSNS / ($P + 1)), $pmi PMIs on CPU 0"
 [ "$rc" = 0 ] && [ "$samples" = $SAMPLES ]
 tap $? "perf record -e instructions:upp -c $P: one PEBS record every $P + 1 instructions"
 
 # Each record has its own time stamp (the TSC of format 3, which Linux
 # converts), in the order of the records: strictly increasing times, to
 # the nanosecond (--ns), where a drain would give all 29 the same time.
-tr -d ' :' < /tmp/pebs.time > /tmp/pebs.t
-distinct=$(sort -u /tmp/pebs.t | wc -l)
-ordered=$(awk 'NR > 1 && $1 <= prev { n++ } { prev = $1 } END { print n + 0 }' /tmp/pebs.t)
+order /tmp/pebs.t
 echo "# $distinct distinct times of $(wc -l < /tmp/pebs.t), $ordered not after the one before," \
 	"$(head -n 1 /tmp/pebs.t) to $(tail -n 1 /tmp/pebs.t)"
 [ "$samples" = $SAMPLES ] && [ "$distinct" = "$samples" ] && [ "$ordered" = 0 ]
@@ -95,18 +112,15 @@ if [ $exact != 0 ]; then
 fi
 tap $exact "the precise IPs are exact: the k-th sample at instruction k * ($P + 1)"
 
-[ "$rc" = 0 ] && [ $((after - before)) = 0 ]
+[ "$large_rc" = 0 ] && [ "$large_pmi" = 0 ]
 tap $? "large PEBS: no PMI for the $SAMPLES records (threshold not reached)"
 
 # With a callchain (-g) Linux does not use large PEBS: the threshold is one
 # record, each record raises a PMI and is drained by it.
-before=$(pmis)
-taskset -c 0 perf record -q -g -e instructions:upp -c $P -o /tmp/pebs1.data -- "$LOOP"
-rc=$?
-after=$(pmis)
-single=$(perf script -i /tmp/pebs1.data -F time 2> /dev/null | grep -c .)
-echo "# with -g: $((after - before)) PMIs on CPU 0, $single samples"
-[ "$rc" = 0 ] && [ $((after - before)) = $SAMPLES ]
+rec pebs1 -g -e instructions:upp -c $P
+single=$(grep -c . /tmp/pebs1.t)
+echo "# with -g: $pmi PMIs on CPU 0, $single samples"
+[ "$rc" = 0 ] && [ "$pmi" = $SAMPLES ]
 tap $? "without large PEBS (-g): one PMI per record, $SAMPLES"
 
 # A clock of the user's choice (-k): 7.3 converts a record's TSC to
@@ -114,22 +128,14 @@ tap $? "without large PEBS (-g): one PMI per record, $SAMPLES"
 # PMI and keeps it out of large PEBS (intel_pmu_large_pebs_flags()): one
 # PMI per record, each sample at its PMI's time, the records the same.
 for clk in CLOCK_MONOTONIC_RAW CLOCK_MONOTONIC; do
-	before=$(pmis)
-	taskset -c 0 perf record -q -k $clk -e instructions:upp -c $P \
-		-o /tmp/pebsk.data -- "$LOOP"
-	rc=$?
-	after=$(pmis)
-	perf script -i /tmp/pebsk.data -F ip,sym,symoff > /tmp/pebsk.ip 2> /dev/null
-	perf script -i /tmp/pebsk.data -F time --ns 2> /dev/null |
-		tr -d ' :' > /tmp/pebsk.t
+	rec pebsk -k $clk -e instructions:upp -c $P
 	awk '{ print $2 }' /tmp/pebsk.ip > /tmp/pebsk.got
 	n=$(wc -l < /tmp/pebsk.got)
-	distinct=$(sort -u /tmp/pebsk.t | wc -l)
-	ordered=$(awk 'NR > 1 && $1 <= prev { n++ } { prev = $1 } END { print n + 0 }' /tmp/pebsk.t)
-	echo "# -k $clk: $n samples, $((after - before)) PMIs on CPU 0," \
+	order /tmp/pebsk.t
+	echo "# -k $clk: $n samples, $pmi PMIs on CPU 0," \
 		"$distinct distinct times, $ordered not after the one before"
 	[ "$rc" = 0 ] && [ "$n" = $SAMPLES ] && [ "$distinct" = $SAMPLES ] &&
-		[ "$ordered" = 0 ] && [ $((after - before)) = $SAMPLES ] &&
+		[ "$ordered" = 0 ] && [ "$pmi" = $SAMPLES ] &&
 		cmp -s /tmp/pebsk.got /tmp/pebs.want
 	tap $? "-k $clk: the $SAMPLES records exact, one PMI each, times strictly increasing"
 done
@@ -139,20 +145,11 @@ done
 # The periods the samples give are disjoint runs of the loop's
 # instructions: they add up to at most INSNS.
 for F in 1000 4000 10000; do
-	before=$(pmis)
-	taskset -c 0 perf record -q -F $F -e instructions:upp \
-		-o /tmp/pebsf.data -- "$LOOP"
-	rc=$?
-	after=$(pmis)
-	perf script -i /tmp/pebsf.data -F ip,sym,symoff > /tmp/pebsf.ip 2> /dev/null
-	perf script -i /tmp/pebsf.data -F time --ns 2> /dev/null |
-		tr -d ' :' > /tmp/pebsf.t
+	rec pebsf -F $F -e instructions:upp
 	perf script -i /tmp/pebsf.data -F period 2> /dev/null > /tmp/pebsf.p
 	n=$(wc -l < /tmp/pebsf.ip)
-	pmi=$((after - before))
 	inloop=$(awk '$2 ~ /^_start\+0x(0|5|9|b|d|12|14)$/' /tmp/pebsf.ip | wc -l)
-	distinct=$(sort -u /tmp/pebsf.t | wc -l)
-	ordered=$(awk 'NR > 1 && $1 <= prev { n++ } { prev = $1 } END { print n + 0 }' /tmp/pebsf.t)
+	order /tmp/pebsf.t
 	sum=$(awk '{ s += $1 } END { printf "%d", s }' /tmp/pebsf.p)
 	echo "# -F $F: $n samples, $pmi PMIs on CPU 0, $inloop in the loop," \
 		"$distinct distinct times, $ordered not after the one before," \
