@@ -169,7 +169,8 @@ prefixes: base
 	@mk/prefixes.sh $(PRISTINE) $(B)/prefixes $(JOBS) $(FROM)
 
 # The README's figures of the counter assignment, from the harness's check
-# and bench runs (make check-fast checks them).
+# and bench runs, and the simulator's tables in README and the harness's
+# README, from sched_sim's runs (make check-fast checks both).
 figures: stage
 	@$(MAKE) -s -C tools/testing/x86-perf-sched BASE=$(abspath $(PRISTINE)) \
 		O=$(FAST_OUT)/x86-perf-sched check > $(FAST_OUT)/x86-perf-sched.log
@@ -177,6 +178,8 @@ figures: stage
 		O=$(FAST_OUT)/x86-perf-sched bench > $(FAST_OUT)/bench.txt
 	@python3 mk/figures.py --write README $(FAST_OUT)/x86-perf-sched.log \
 		$(FAST_OUT)/bench.txt
+	@python3 mk/simfigures.py --write $(FAST_OUT)/x86-perf-sched/sched_sim \
+		$(FAST_OUT)/simfigures $(JOBS)
 
 # After editing a patch: make every patch apply exactly on its predecessors.
 refresh: base

@@ -52,6 +52,11 @@ make -s -C $sched BASE="$pristine" O="$out/x86-perf-sched" bench > "$out/bench.t
 	python3 mk/figures.py --check README "$out/x86-perf-sched.log" "$out/bench.txt"
 count $? "README: the figures of $sched/ as its check and bench give them"
 
+# The simulator's tables, in README and $sched/README, as sched_sim (built by
+# the check run above) prints them: mk/simfigures.py runs their commands.
+python3 mk/simfigures.py --check "$out/x86-perf-sched/sched_sim" "$out/simfigures"
+count $? "READMEs: the simulator's tables as sched_sim prints them"
+
 patches=$(grep -v -e '^#' -e '^[[:space:]]*$' series/series 2>/dev/null)
 
 # No invented identity: make export takes the author and the sign-off from

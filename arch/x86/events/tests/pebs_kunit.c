@@ -29,7 +29,10 @@
  *  - intel_pmu_pebs_output() and intel_pmu_pebs_overflow(): each sample is
  *    recorded in pebs_test.samples[] with the path it took;
  *  - arch_pebs_index_read() and arch_pebs_index_write(): arch-PEBS's
- *    MSR_IA32_PEBS_INDEX is pebs_test.arch_index.
+ *    MSR_IA32_PEBS_INDEX is pebs_test.arch_index;
+ *  - the static call x86_pmu_set_period, which would write the counter
+ *    for its next period: the call is counted, with the period_left it
+ *    was given (put back with the fake PMU's calls at the test's end).
  *
  * What the driver would write to MSRs is left out where the setup is
  * modelled (pebs_test_start()); nothing here reaches a wrmsr or rdpmc.
@@ -96,6 +99,8 @@ struct pebs_test_sample {
  * @n_overflow: samples through intel_pmu_pebs_overflow()
  * @arch_index: arch-PEBS's MSR_IA32_PEBS_INDEX, as its drain reads it
  * @n_index_writes: the drain's writes of @arch_index
+ * @n_set_period: calls of x86_pmu_set_period()
+ * @set_period_left: hw.period_left of the event of the last of those calls
  * @n_samples: entries of @samples
  * @samples: the samples in the order they left the driver
  */
@@ -114,6 +119,8 @@ struct pebs_test {
 	unsigned int		n_overflow;
 	u64			arch_index;
 	unsigned int		n_index_writes;
+	unsigned int		n_set_period;
+	s64			set_period_left;
 	unsigned int		n_samples;
 	struct pebs_test_sample	samples[PEBS_TEST_MAX_SAMPLES];
 };
@@ -175,6 +182,15 @@ static void pebs_test_overflow(struct perf_event *event,
 {
 	pebs_test_of_current()->n_overflow++;
 	pebs_test_record(event, data, regs, true);
+}
+
+static int pebs_test_set_period(struct perf_event *event)
+{
+	struct pebs_test *t = pebs_test_of_current();
+
+	t->n_set_period++;
+	t->set_period_left = local64_read(&event->hw.period_left);
+	return 0;
 }
 
 static u64 pebs_test_arch_index_read(void)
@@ -257,6 +273,7 @@ static struct pebs_test *pebs_test_install(struct kunit *test, int format)
 				   pebs_test_arch_index_read);
 	kunit_activate_static_stub(test, arch_pebs_index_write,
 				   pebs_test_arch_index_write);
+	static_call_update(x86_pmu_set_period, pebs_test_set_period);
 	return t;
 }
 
@@ -737,6 +754,7 @@ static void pebs_drain_fmt3(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->n_overflow, 1);
 	KUNIT_EXPECT_EQ(test, t->n_times, n);
 	KUNIT_EXPECT_EQ(test, t->n_reads, 1);
+	KUNIT_EXPECT_EQ(test, t->n_set_period, 0);
 	pebs_expect_samples(test, event, 0, 0, n, true);
 	pebs_expect_count(test, event, n * PEBS_TEST_PERIOD + 7, 7);
 }
@@ -772,9 +790,46 @@ static void pebs_drain_fmt3_no_pmi(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->n_output, n);
 	KUNIT_EXPECT_EQ(test, t->n_overflow, 0);
 	KUNIT_EXPECT_EQ(test, t->n_reads, 2);
+	KUNIT_EXPECT_EQ(test, t->n_set_period, 0);
 	pebs_expect_samples(test, event, 0, 0, n, false);
 	KUNIT_EXPECT_EQ(test, mid, n * PEBS_TEST_PERIOD + 11);
 	pebs_expect_count(test, event, n * PEBS_TEST_PERIOD + 40, 40);
+}
+
+/*
+ * A buffer filled up to its absolute maximum, then the event's counter
+ * overflowed: the assist that found no room wrote no record and did not
+ * reload the counter (Intel SDM), which counted on from 0. The drain
+ * counts every event and starts the counter again from period_left,
+ * through x86_pmu_set_period(). (A drain of a counter that its last
+ * record reloaded does not write it: pebs_drain_fmt3*.)
+ */
+static void pebs_drain_full(struct kunit *test)
+{
+	struct pebs_test *t = pebs_test_install(test, 3);
+	struct perf_sample_data data = {};
+	struct perf_event *event;
+	u64 period = PEBS_TEST_PERIOD, past = 4242;
+	int i, n;
+
+	event = pebs_test_pebs_event(test, 1, PERF_SAMPLE_IP |
+				     PERF_SAMPLE_TIME);
+	n = (t->ds->pebs_absolute_maximum - t->ds->pebs_buffer_base) /
+	    sizeof(struct pebs_record_skl);
+	for (i = 0; i < n; i++)
+		pebs_test_write_skl(t, BIT_ULL(1), i);
+
+	pebs_cpu_enter(t);
+	pebs_test_start(event);
+	pebs_test_set_counter(t, event, period + past);
+	intel_pmu_drain_pebs_nhm(&t->iregs, &data);
+	pebs_cpu_exit(t);
+
+	KUNIT_EXPECT_EQ(test, t->n_output, n - 1);
+	KUNIT_EXPECT_EQ(test, t->n_overflow, 1);
+	KUNIT_EXPECT_EQ(test, t->n_set_period, 1);
+	KUNIT_EXPECT_EQ(test, t->set_period_left, -(s64)past);
+	pebs_expect_count(test, event, (n + 1) * period + past, period + past);
 }
 
 /*
@@ -986,6 +1041,7 @@ static struct kunit_case pebs_test_cases[] = {
 	KUNIT_CASE(pebs_drain_fmt3),
 	KUNIT_CASE(pebs_drain_fmt3_no_pmi),
 	KUNIT_CASE(pebs_drain_fmt3_two_events),
+	KUNIT_CASE(pebs_drain_full),
 	KUNIT_CASE(pebs_drain_adaptive),
 	KUNIT_CASE(pebs_drain_arch),
 	KUNIT_CASE(pebs_restores_state),
