@@ -68,6 +68,9 @@ case "$mode" in
 loss|skylake) append="$append kunit.enable=0" ;;
 *) [ -z "${TESTS:-}" ] || append="$append kunit.enable=0" ;;
 esac
+# The Skylake's PEBS buffer: 512 KiB, then a value the kernel must refuse
+# and ignore (mk/pebs-tests.sh).
+[ "$mode" = skylake ] && append="$append pebs_buffer_size=512K pebs_buffer_size=3M"
 # QEMU rejects x-pmu-ht-erratum without pmu=on.
 cpu=$model,pmu=$pmu
 [ -n "$erratum" ] && cpu=$cpu,x-pmu-ht-erratum=$erratum

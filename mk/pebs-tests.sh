@@ -60,14 +60,24 @@ echo 100000 > /proc/sys/kernel/perf_event_max_sample_rate
 echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent
 
 echo "TAP version 13"
-echo "1..11"
+echo "1..13"
+
+# The PEBS buffer's size (mk/boot-pmu.sh boots with pebs_buffer_size=),
+# in KiB: the first valid value of the command line (64 without one).
+KIB=$(tr ' ' '\n' < /proc/cmdline |
+	sed -n 's/^pebs_buffer_size=\(64\|128\|256\|512\|1024\|2048\|4096\)K$/\1/p' |
+	head -n 1)
+KIB=${KIB:-64}
+# Large PEBS: Linux sets the interrupt threshold a record for each of the
+# 4 PEBS counters short of the last record that fits (200 bytes each).
+THRESH=$((KIB * 1024 / 200 - 4))
 
 # perf record opens one event per CPU for the task: pinned to CPU 0
 # (taskset, inherited by the workload), one event counts it all. A fixed
 # period and no callchain: Linux uses large PEBS (the interrupt
-# threshold a record short of the buffer's 64 KiB, 327 records of 200
-# bytes), so the 29 records stay in the buffer until the event is
-# disabled at the exit, and CPU 0 takes no PMI for them.
+# threshold $THRESH records into the buffer of $KIB KiB), so the 29
+# records stay in the buffer until the event is disabled at the exit,
+# and CPU 0 takes no PMI for them.
 rec pebs -e instructions:upp -c $P
 large_rc=$rc large_pmi=$pmi
 samples=$(wc -l < /tmp/pebs.ip)
@@ -160,4 +170,34 @@ for F in 1000 4000 10000; do
 		[ "$ordered" = 0 ] && [ "$sum" -le $INSNS ]
 	tap $? "-F $F: a PMI per record, in the loop, times rising, periods add up <= $INSNS"
 done
+
+# The buffer's size as booted. Large PEBS raises a PMI when THRESH records
+# have been written since the last drain; the event's task is drained too
+# when it leaves the CPU (intel_pmu_pebs_sched_task()). perf record and
+# perf stat on CPU 1, the loop on CPU 0 at a period of 100: of S samples
+# on CPU 0, floor(S / THRESH) raise a PMI, less at most one for each time
+# the loop's task left a CPU (its context switches, perf stat): 11 PMIs
+# at 512 KiB, 92 at 64 KiB.
+before=$(pmis)
+taskset -c 1 perf record -q --sample-cpu -e instructions:upp -c 100 \
+	-o /tmp/pebsc.data -- perf stat -x, -o /tmp/pebsc.cs \
+	-e context-switches -- taskset -c 0 "$LOOP"
+rc=$?
+pmi=$(($(pmis) - before))
+cs=$(awk -F, '$3 == "context-switches" { print $1 }' /tmp/pebsc.cs)
+n=$(perf script -i /tmp/pebsc.data -F cpu 2> /dev/null | grep -c '\[000\]')
+want=$((n / THRESH))
+echo "# -c 100: $n samples on CPU 0, $pmi PMIs on CPU 0, ${cs:-no count of} context" \
+	"switches of the loop; $want PMIs at $THRESH records to the threshold ($KIB KiB)"
+[ "$rc" = 0 ] && [ -n "$cs" ] && [ "$n" -gt $((INSNS / 101)) ] &&
+	[ "$pmi" -le "$want" ] && [ "$pmi" -ge $((want - cs)) ]
+tap $? "-c 100: a PMI every $THRESH records, as a buffer of $KIB KiB holds"
+
+# A value pebs_buffer_size= does not take (3M: not a power of two) is
+# refused with an error, and the size stays.
+bad=$(tr ' ' '\n' < /proc/cmdline | sed -n 's/^pebs_buffer_size=\(3M\)$/\1/p')
+msg=$(dmesg | grep -c "pebs_buffer_size=3M ignored: not a power of two from 64K to 4096K")
+echo "# pebs_buffer_size=${bad:-none} on the command line; $msg such errors in the log"
+[ "$bad" = 3M ] && [ "$msg" = 1 ]
+tap $? "pebs_buffer_size=3M: refused with an error, the size of the valid value kept"
 exit 0
