@@ -133,21 +133,39 @@ echo "# with -g: $pmi PMIs on CPU 0, $single samples"
 [ "$rc" = 0 ] && [ "$pmi" = $SAMPLES ]
 tap $? "without large PEBS (-g): one PMI per record, $SAMPLES"
 
-# A clock of the user's choice (-k): 7.3 converts a record's TSC to
-# perf's own clock only, so it takes the time of such an event at the
-# PMI and keeps it out of large PEBS (intel_pmu_large_pebs_flags()): one
-# PMI per record, each sample at its PMI's time, the records the same.
+# A clock of the user's choice (-k): the series converts a record's TSC
+# to CLOCK_MONOTONIC or CLOCK_MONOTONIC_RAW through the timekeeper while
+# the TSC is its clocksource, so such an event takes large PEBS as the
+# others: no PMI for the 29 records, each with its own time, strictly
+# increasing; the same exact records. With CLOCK_MONOTONIC the times lie
+# within the run as /proc/timer_list's "now" (ktime_get(), CLOCK_MONOTONIC)
+# sees it before and after. Should the guest's TSC have lost its place as
+# the clocksource, the event keeps out of large PEBS and each sample takes
+# its PMI's time: one PMI per record.
+cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)
+want_pmi=0
+[ "$cs" = tsc ] || want_pmi=$SAMPLES
+mono() {
+	awk '$1 == "now" && $2 == "at" { print $3; exit }' /proc/timer_list
+}
 for clk in CLOCK_MONOTONIC_RAW CLOCK_MONOTONIC; do
+	t0=$(mono)
 	rec pebsk -k $clk -e instructions:upp -c $P
+	t1=$(mono)
 	awk '{ print $2 }' /tmp/pebsk.ip > /tmp/pebsk.got
 	n=$(wc -l < /tmp/pebsk.got)
 	order /tmp/pebsk.t
+	out=$(tr -d . < /tmp/pebsk.t | awk -v a="$t0" -v b="$t1" \
+		'$1 + 0 < a + 0 || $1 + 0 > b + 0 { n++ } END { print n + 0 }')
+	[ $clk = CLOCK_MONOTONIC ] || out=0
 	echo "# -k $clk: $n samples, $pmi PMIs on CPU 0," \
-		"$distinct distinct times, $ordered not after the one before"
+		"$distinct distinct times, $ordered not after the one before," \
+		"$(head -n 1 /tmp/pebsk.t) to $(tail -n 1 /tmp/pebsk.t);" \
+		"CLOCK_MONOTONIC $t0 to $t1 ns around the run; clocksource $cs"
 	[ "$rc" = 0 ] && [ "$n" = $SAMPLES ] && [ "$distinct" = $SAMPLES ] &&
-		[ "$ordered" = 0 ] && [ "$pmi" = $SAMPLES ] &&
+		[ "$ordered" = 0 ] && [ "$pmi" = $want_pmi ] && [ "$out" = 0 ] &&
 		cmp -s /tmp/pebsk.got /tmp/pebs.want
-	tap $? "-k $clk: the $SAMPLES records exact, one PMI each, times strictly increasing"
+	tap $? "-k $clk: $want_pmi PMIs (clocksource $cs), $SAMPLES exact records, own times"
 done
 
 # Frequency mode (-F): 7.3 keeps it out of large PEBS (no auto-reload
