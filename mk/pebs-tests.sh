@@ -195,7 +195,7 @@ done
 # perf stat on CPU 1, the loop on CPU 0 at a period of 100: of S samples
 # on CPU 0, floor(S / THRESH) raise a PMI, less at most one for each time
 # the loop's task left a CPU (its context switches, perf stat): 11 PMIs
-# at 512 KiB, 92 at 64 KiB.
+# at 512 KiB, 91 at 64 KiB (S = 29,706).
 before=$(pmis)
 taskset -c 1 perf record -q --sample-cpu -e instructions:upp -c 100 \
 	-o /tmp/pebsc.data -- perf stat -x, -o /tmp/pebsc.cs \
