@@ -55,12 +55,16 @@ order() {
 }
 
 # Under TCG a PMI takes milliseconds: perf lowers its sample rate and then
-# throttles. Undo it and keep it so.
-echo 100000 > /proc/sys/kernel/perf_event_max_sample_rate
+# throttles. Undo it and keep it so. The throttle bounds every record
+# output (patches 36-37): at 10,000,000 samples a second (40,000 a tick at
+# HZ=250) it bounds none of tests 1-13, whose largest, test 12, outputs
+# about 30,000 records in all. Test 14 lowers it.
+RATE=10000000
+echo $RATE > /proc/sys/kernel/perf_event_max_sample_rate
 echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent
 
 echo "TAP version 13"
-echo "1..13"
+echo "1..14"
 
 # The PEBS buffer's size (mk/boot-pmu.sh boots with pebs_buffer_size=),
 # in KiB: the first valid value of the command line (64 without one).
@@ -168,10 +172,15 @@ for clk in CLOCK_MONOTONIC_RAW CLOCK_MONOTONIC; do
 	tap $? "-k $clk: $want_pmi PMIs (clocksource $cs), $SAMPLES exact records, own times"
 done
 
-# Frequency mode (-F): 7.3 keeps it out of large PEBS (no auto-reload
-# either: the PMI sets the next period), so each record raises a PMI.
-# The periods the samples give are disjoint runs of the loop's
-# instructions: they add up to at most INSNS.
+# Frequency mode (-F): the series gives it large PEBS, its period stepped
+# at the tick from the count (7.3 kept it out: a PMI per record, 1,000 per
+# 1,000 samples). The records stay in the buffer until the tick's
+# pmu::stop() drains them, so there are fewer PMIs than samples, and
+# more than one period among the samples (the tick's step ran between
+# them). The periods are disjoint runs of the loop's instructions: they
+# add up to at most INSNS. The rate, samples per second of the run from
+# the first sample's time to the last, is reported: the emulator's time
+# has no hardware meaning.
 for F in 1000 4000 10000; do
 	rec pebsf -F $F -e instructions:upp
 	perf script -i /tmp/pebsf.data -F period 2> /dev/null > /tmp/pebsf.p
@@ -179,14 +188,18 @@ for F in 1000 4000 10000; do
 	inloop=$(awk '$2 ~ /^_start\+0x(0|5|9|b|d|12|14)$/' /tmp/pebsf.ip | wc -l)
 	order /tmp/pebsf.t
 	sum=$(awk '{ s += $1 } END { printf "%d", s }' /tmp/pebsf.p)
+	periods=$(sort -u /tmp/pebsf.p | wc -l)
+	rate=$(awk 'NR == 1 { a = $1 } { b = $1; n++ }
+		END { if (b > a) printf "%d", (n - 1) / (b - a) }' /tmp/pebsf.t)
 	echo "# -F $F: $n samples, $pmi PMIs on CPU 0, $inloop in the loop," \
 		"$distinct distinct times, $ordered not after the one before," \
-		"periods $(head -n 1 /tmp/pebsf.p | tr -d ' ') to" \
-		"$(tail -n 1 /tmp/pebsf.p | tr -d ' '), in all $sum of $INSNS"
-	[ "$rc" = 0 ] && [ "$n" -gt 1 ] && [ "$pmi" = "$n" ] &&
-		[ "$inloop" = "$n" ] && [ "$distinct" = "$n" ] &&
-		[ "$ordered" = 0 ] && [ "$sum" -le $INSNS ]
-	tap $? "-F $F: a PMI per record, in the loop, times rising, periods add up <= $INSNS"
+		"$periods periods, $(head -n 1 /tmp/pebsf.p | tr -d ' ') to" \
+		"$(tail -n 1 /tmp/pebsf.p | tr -d ' '), in all $sum of $INSNS;" \
+		"${rate:-no} samples/s"
+	[ "$rc" = 0 ] && [ "$n" -gt 1 ] && [ "$pmi" -lt "$n" ] &&
+		[ "$periods" -gt 1 ] && [ "$inloop" = "$n" ] &&
+		[ "$distinct" = "$n" ] && [ "$ordered" = 0 ] && [ "$sum" -le $INSNS ]
+	tap $? "-F $F: large PEBS, the period stepped, in the loop, times rising, periods <= $INSNS"
 done
 
 # The buffer's size as booted. Large PEBS raises a PMI when THRESH records
@@ -218,4 +231,42 @@ msg=$(dmesg | grep -c "pebs_buffer_size=3M ignored: not a power of two from 64K 
 echo "# pebs_buffer_size=${bad:-none} on the command line; $msg such errors in the log"
 [ "$bad" = 3M ] && [ "$msg" = 1 ]
 tap $? "pebs_buffer_size=3M: refused with an error, the size of the valid value kept"
+
+# The throttle bounds every record output, in the PMI or not: an event
+# outputs at most max_samples_per_tick samples in a tick
+# (perf_event_max_sample_rate / HZ, rounded up: 1 at a rate of 100, HZ
+# from 100 to 1000), one more at the PMI that throttles it, and its other
+# records are reported lost (PERF_RECORD_LOST_SAMPLES). The samples and
+# the lost records add up to the loop's records at a period of 1000. The
+# ticks of CPU 0 are its local timer interrupts around the run (a
+# periodic tick). The records are drained at a PMI and when the task
+# leaves the CPU, so the bound is reached only in the ticks of a drain.
+# The rate can be written only while perf_cpu_time_max_percent is neither
+# 0 nor 100.
+ticks() {
+	awk '$1 == "LOC:" { print $2 }' /proc/interrupts
+}
+echo 25 > /proc/sys/kernel/perf_cpu_time_max_percent
+echo 100 > /proc/sys/kernel/perf_event_max_sample_rate
+echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent
+before=$(pmis)
+j0=$(ticks)
+taskset -c 0 perf record -q -e instructions:upp -c 1000 -o /tmp/pebst.data -- "$LOOP"
+rc=$?
+j1=$(ticks)
+pmi=$(($(pmis) - before))
+echo 25 > /proc/sys/kernel/perf_cpu_time_max_percent
+echo $RATE > /proc/sys/kernel/perf_event_max_sample_rate
+echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent
+n=$(perf script -i /tmp/pebst.data -F ip 2> /dev/null | wc -l)
+lost=$(perf report -i /tmp/pebst.data --stdio 2> /dev/null |
+	awk '$2 == "Total" && $3 == "Lost" && $4 == "Samples:" { print $5; exit }')
+ticks=$((j1 - j0))
+want=$((INSNS / 1001))
+echo "# -c 1000 at perf_event_max_sample_rate=100: $n samples, ${lost:-no count of}" \
+	"lost, $want records; $pmi PMIs, $ticks ticks on CPU 0, at most" \
+	"$((2 * (ticks + 1))) samples"
+[ "$rc" = 0 ] && [ -n "$lost" ] && [ "$lost" -gt 0 ] && [ "$ticks" -gt 0 ] &&
+	[ $((n + lost)) = $want ] && [ "$n" -le $((2 * (ticks + 1))) ]
+tap $? "the throttle bounds the records output, the others reported lost"
 exit 0
