@@ -20,11 +20,14 @@
 #   make boot-pmu     boot the built test kernel on it (PMU=loss: the
 #                     erratum's loss model, its tests only; PMU=skylake:
 #                     an emulated Skylake with PEBS, its tests only;
+#                     PMU=skylake-adaptive: the same, PEBS format 4;
 #                     PMU=off: stock QEMU behaviour)
 #   make cost         the emulated PMU's cost: instructions per second of
 #                     a guest loop, PMU off, on, erratum on, PEBS
 #   make soak         the kernel under fuzz on the emulated Haswell for
 #                     SOAK_SECS seconds (default 600): perf_fuzz and trinity
+#   make pebs-figures frequency-mode PEBS on the emulated Skylake, 7.3 as
+#                     shipped against the series, buffers of 64 KiB-4 MiB
 
 # The base, pinned in one place: Debian's linux-source-7.3 package, in the
 # trixie-backports suite of the archive (mk/base.sh fetches it under build/
@@ -82,6 +85,7 @@ PMU_INITRAMFS	?= $(INITRAMFS)
 HASWELL		:= $(B)/boot-pmu-on
 HASWELL_LOSS	:= $(B)/boot-pmu-loss
 SKYLAKE		:= $(B)/boot-pmu-skylake
+SKYLAKE_ADAPTIVE := $(B)/boot-pmu-skylake-adaptive
 
 KMAKE = $(MAKE) -s -C $(STAGED) O=$(KOUT) ARCH=x86_64 CC="ccache gcc" \
 	HOSTCC="ccache gcc" -j$(JOBS)
@@ -91,14 +95,17 @@ KUNIT_PY = $(STAGED)/tools/testing/kunit/kunit.py
 
 .PHONY: all deps base stage kernel kselftest initramfs boot haswell check \
 	check-fast prefixes figures refresh export deb-pkg qemu boot-pmu cost \
-	soak clean
+	soak pebs-figures clean
 
 all: boot haswell
-	@mk/show.sh $(HASWELL)/tests.log $(HASWELL_LOSS)/tests.log $(SKYLAKE)/tests.log
+	@mk/show.sh $(HASWELL)/tests.log $(HASWELL_LOSS)/tests.log $(SKYLAKE)/tests.log \
+		$(SKYLAKE_ADAPTIVE)/tests.log
 	@python3 mk/evaluate.py $(KUNIT_PY) $(B)/console.log $(B)/tests.log \
 		--haswell $(HASWELL)/console.log $(HASWELL)/tests.log \
 		--haswell-loss $(HASWELL_LOSS)/console.log $(HASWELL_LOSS)/tests.log \
-		--skylake $(SKYLAKE)/console.log $(SKYLAKE)/tests.log
+		--skylake $(SKYLAKE)/console.log $(SKYLAKE)/tests.log \
+		--skylake-adaptive $(SKYLAKE_ADAPTIVE)/console.log \
+		$(SKYLAKE_ADAPTIVE)/tests.log
 
 deps:
 	@mk/deps.sh
@@ -140,8 +147,9 @@ check-fast: stage
 	@mk/check-fast.sh $(PRISTINE) $(FAST_OUT) $(B)/check-fast.result
 
 # The second boot, on the emulated Haswell, a third, short one with the
-# erratum's loss model, and a fourth, short one on the emulated Skylake
-# (PEBS): judged by mk/evaluate.py.
+# erratum's loss model, a fourth, short one on the emulated Skylake
+# (PEBS), and a fifth, the same with adaptive PEBS (record format 4):
+# judged by mk/evaluate.py.
 haswell: kernel initramfs qemu
 	@echo "boot: QEMU (TCG, emulated Haswell, 1 core, 2 threads): KUnit, kselftests, perf, pmu"
 	-@mk/boot-pmu.sh $(QEMU_BIN) $(BZIMAGE) $(INITRAMFS) $(HASWELL) on \
@@ -152,6 +160,9 @@ haswell: kernel initramfs qemu
 	@echo "boot: QEMU (TCG, emulated Skylake, PEBS): the PEBS tests"
 	-@mk/boot-pmu.sh $(QEMU_BIN) $(BZIMAGE) $(INITRAMFS) $(SKYLAKE) skylake \
 		> $(SKYLAKE).log 2>&1
+	@echo "boot: QEMU (the same, x-pmu-pebs-baseline=on): the PEBS tests, format 4"
+	-@mk/boot-pmu.sh $(QEMU_BIN) $(BZIMAGE) $(INITRAMFS) $(SKYLAKE_ADAPTIVE) \
+		skylake-adaptive > $(SKYLAKE_ADAPTIVE).log 2>&1
 
 check: stage
 	-@mk/check-fast.sh $(PRISTINE) $(FAST_OUT) $(B)/check-fast.result
@@ -160,7 +171,9 @@ check: stage
 		$(B)/check-fast.result \
 		--haswell $(HASWELL)/console.log $(HASWELL)/tests.log \
 		--haswell-loss $(HASWELL_LOSS)/console.log $(HASWELL_LOSS)/tests.log \
-		--skylake $(SKYLAKE)/console.log $(SKYLAKE)/tests.log
+		--skylake $(SKYLAKE)/console.log $(SKYLAKE)/tests.log \
+		--skylake-adaptive $(SKYLAKE_ADAPTIVE)/console.log \
+		$(SKYLAKE_ADAPTIVE)/tests.log
 
 # Every prefix of the series staged in build/prefixes/linux, built, and its
 # KUnit suites run by upstream's kunit.py (logs in build/prefixes/log/).
@@ -226,6 +239,14 @@ SOAK_SEED	?= 1
 soak: kernel initramfs qemu
 	@TESTS=soak SOAK_SECS=$(SOAK_SECS) SOAK_SEED=$(SOAK_SEED) mk/boot-pmu.sh $(QEMU_BIN) \
 		$(BZIMAGE) $(INITRAMFS) $(B)/soak on $$(($(SOAK_SECS) + 600))
+
+# By hand: 7.3 as shipped built beside the series (mk/vanilla.sh), then
+# four short boots on the emulated Skylake (mk/pebs-figures.sh), logs
+# under build/pebs-figures/.
+pebs-figures: kernel initramfs qemu
+	@mk/vanilla.sh $(PRISTINE) $(FRAGMENT) $(B)/vanilla $(JOBS)
+	@mk/pebs-figures.sh $(QEMU_BIN) $(B)/vanilla/kernel/arch/x86/boot/bzImage \
+		$(BZIMAGE) $(INITRAMFS) $(B)/pebs-figures
 
 clean:
 	rm -rf $(B)

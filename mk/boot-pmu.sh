@@ -7,18 +7,21 @@
 # model, only the erratum tests of mk/pmu-tests.sh, KUnit off (a second,
 # short boot); skylake: an emulated Skylake instead (the TCG PMU with PEBS
 # of record format 3, no erratum), only the PEBS tests of
-# mk/pebs-tests.sh, KUnit off (a third, short boot); plain: the TCG PMU
+# mk/pebs-tests.sh, KUnit off (a third, short boot); skylake-adaptive:
+# the same with adaptive PEBS, record format 4 (x-pmu-pebs-baseline=on,
+# a fourth, short boot); plain: the TCG PMU
 # without the erratum model, the tests of a boot without pmu_tests. With
 # TESTS=MODE in the environment, only the tests that mk/init.sh runs for
 # pmu_tests=MODE, KUnit off (TESTS=cost: mk/cost.sh; TESTS=soak with
 # SOAK_SECS=N and SOAK_SEED=S: make soak, the kernel under fuzz for N
-# seconds, from seed S). Console to
+# seconds, from seed S; TESTS=figures: mk/pebs-figures.sh). Console to
 # OUTDIR/console.log, the initramfs' TAP (second serial port) to
 # OUTDIR/tests.log; then the PMU lines of the boot log,
 # the TAP results and a scan of the console for kernel reports. Exit 1 if
 # the guest did not finish its tests, a test failed or the console holds
 # a report.
-# Usage: mk/boot-pmu.sh QEMU BZIMAGE INITRAMFS OUTDIR on|loss|skylake|plain|off [TIMEOUT]
+# Usage: mk/boot-pmu.sh QEMU BZIMAGE INITRAMFS OUTDIR
+#        on|loss|skylake|skylake-adaptive|plain|off [TIMEOUT]
 set -eu
 qemu=$1 kernel=$2 initrd=$3 out=$4 mode=$5 limit=${6:-600}
 # No log of an earlier boot stays to be judged, whatever stops this one.
@@ -29,17 +32,22 @@ for f in "$qemu" "$kernel" "$initrd"; do
 done
 # The -cpu flags TCG lacks are turned off, so that it does not warn.
 model=Haswell-noTSX flags=-pcid,-x2apic,-tsc-deadline,-invpcid
-suite=
+suite= pebs=
 case "$mode" in
 on) pmu=on erratum=leak suite=leak ;;
 loss) pmu=on erratum=loss suite=loss ;;
-skylake)
+skylake|skylake-adaptive)
 	pmu=on erratum='' suite=pebs model=Skylake-Client
 	flags=$flags,-hle,-rtm,-rdseed,-3dnowprefetch,-xsavec
+	[ "$mode" = skylake ] || pebs=,x-pmu-pebs-baseline=on
 	;;
 plain) pmu=on erratum= ;;
 off) pmu=off erratum= ;;
-*) echo "boot-pmu: PMU must be on, loss, skylake, plain or off, not $mode" >&2; exit 1 ;;
+*)
+	echo "boot-pmu: PMU must be on, loss, skylake, skylake-adaptive," \
+		"plain or off, not $mode" >&2
+	exit 1
+	;;
 esac
 suite=${TESTS:-$suite}
 mkdir -p "$out"
@@ -65,14 +73,19 @@ append="$append nokaslr"
 # The loss and skylake boots, and those with TESTS=, run their own tests
 # only: the KUnit suites ran in the first.
 case "$mode" in
-loss|skylake) append="$append kunit.enable=0" ;;
+loss|skylake*) append="$append kunit.enable=0" ;;
 *) [ -z "${TESTS:-}" ] || append="$append kunit.enable=0" ;;
 esac
 # The Skylake's PEBS buffer: 512 KiB, then a value the kernel must refuse
-# and ignore (mk/pebs-tests.sh).
-[ "$mode" = skylake ] && append="$append pebs_buffer_size=512K pebs_buffer_size=3M"
+# and ignore (mk/pebs-tests.sh); or the sizes PEBS_BUFFER_SIZES gives
+# (none: the kernel's own).
+if [ "$mode" != "${mode#skylake}" ]; then
+	for size in ${PEBS_BUFFER_SIZES-512K 3M}; do
+		append="$append pebs_buffer_size=$size"
+	done
+fi
 # QEMU rejects x-pmu-ht-erratum without pmu=on.
-cpu=$model,pmu=$pmu
+cpu=$model,pmu=$pmu$pebs
 [ -n "$erratum" ] && cpu=$cpu,x-pmu-ht-erratum=$erratum
 echo "boot-pmu: QEMU (TCG, ${model%%-*}, 1 core, 2 threads, $cpu)"
 start=$(date +%s)

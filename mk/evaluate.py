@@ -5,7 +5,8 @@ PMU, then, with --haswell CONSOLE TESTS, the boot on the emulated Haswell
 (mk/boot-pmu.sh), with --haswell-loss CONSOLE TESTS its short boot with
 the erratum's loss model (the pmu tests and the console only), and with
 --skylake CONSOLE TESTS the short boot on the emulated Skylake (PEBS: the
-boot log's format, the pebs tests and the console). Prints a summary, the skipped count, and ends with the
+boot log's format, the pebs tests and the console), and with
+--skylake-adaptive CONSOLE TESTS the same with adaptive PEBS. Prints a summary, the skipped count, and ends with the
 plain line 'N passed, N failed'. Exit 1 on any failure."""
 import json
 import os
@@ -14,7 +15,11 @@ import subprocess
 import sys
 
 args = sys.argv[1:]
-HASWELL = HASWELL_LOSS = SKYLAKE = None
+HASWELL = HASWELL_LOSS = SKYLAKE = SKYLAKE_ADAPTIVE = None
+if '--skylake-adaptive' in args:
+    i = args.index('--skylake-adaptive')
+    SKYLAKE_ADAPTIVE = args[i + 1:i + 3]
+    del args[i:i + 3]
 if '--skylake' in args:
     i = args.index('--skylake')
     SKYLAKE = args[i + 1:i + 3]
@@ -180,17 +185,26 @@ if HASWELL:
 if HASWELL_LOSS:
     tests_log(HASWELL_LOSS[1], 'haswell loss ', ['pmu'])
     console_reports(HASWELL_LOSS[0], 'haswell loss ')
-if SKYLAKE:
+
+
+def skylake(boot, label, fmt):
+    """A boot on the emulated Skylake: Linux announces PEBS format fmt"""
     try:
-        log = open(SKYLAKE[0], errors='replace').read()
+        log = open(boot[0], errors='replace').read()
     except OSError:
         log = ''
     line = re.search(r'Performance Events: .*', log)
-    print(f'skylake boot log: {line.group(0) if line else "(no Performance Events line)"}')
-    record(bool(line) and 'PEBS fmt3+' in line.group(0), False,
-           'skylake boot: Linux does not announce PEBS fmt3+')
-    tests_log(SKYLAKE[1], 'skylake ', ['pebs'])
-    console_reports(SKYLAKE[0], 'skylake ')
+    print(f'{label}boot log: {line.group(0) if line else "(no Performance Events line)"}')
+    record(bool(line) and fmt in line.group(0), False,
+           f'{label}boot: Linux does not announce {fmt}')
+    tests_log(boot[1], label, ['pebs'])
+    console_reports(boot[0], label)
+
+
+if SKYLAKE:
+    skylake(SKYLAKE, 'skylake ', 'PEBS fmt3+')
+if SKYLAKE_ADAPTIVE:
+    skylake(SKYLAKE_ADAPTIVE, 'skylake adaptive ', 'PEBS fmt4+-baseline')
 print(f'skipped: {skipped} (not counted below)')
 print(f'{passed} passed, {failed} failed')
 sys.exit(1 if failed else 0)

@@ -23,7 +23,8 @@ out=/dev/ttyS1
 # with loss (a second, short boot), only the
 # erratum tests of mk/pmu-tests.sh. The boot on the emulated Skylake adds
 # pmu_tests=pebs: only the PEBS tests, mk/pebs-tests.sh. mk/cost.sh's
-# boots add pmu_tests=cost: only mk/cost-tests.sh. make soak's boot
+# boots add pmu_tests=cost: only mk/cost-tests.sh; mk/pebs-figures.sh's
+# add pmu_tests=figures: only mk/pebs-figures-tests.sh. make soak's boot
 # adds pmu_tests=soak, fuzz_secs=N and fuzz_seed=S: only that, for N
 # seconds from seed S, with trinity beside it.
 pmu= fuzz_secs=600 fuzz_seed=1
@@ -72,7 +73,7 @@ run_all() {
 
 {
 	case "$pmu" in
-	loss|pebs|cost|soak) ;;
+	loss|pebs|cost|figures|soak) ;;
 	*) run_all ;;
 	esac
 	if [ "$pmu" = pebs ]; then
@@ -81,6 +82,9 @@ run_all() {
 	elif [ "$pmu" = cost ]; then
 		echo "== cost"
 		/cost-tests.sh
+	elif [ "$pmu" = figures ]; then
+		echo "== figures"
+		/pebs-figures-tests.sh
 	elif [ "$pmu" = soak ]; then
 		echo "== fuzz"
 		FUZZ_SECS=$fuzz_secs FUZZ_SEED=$fuzz_seed TRINITY=1 \

@@ -56,7 +56,7 @@ order() {
 
 # Under TCG a PMI takes milliseconds: perf lowers its sample rate and then
 # throttles. Undo it and keep it so. The throttle bounds every record
-# output (patches 36-37): at 10,000,000 samples a second (40,000 a tick at
+# output (patches 38-39): at 10,000,000 samples a second (40,000 a tick at
 # HZ=250) it bounds none of tests 1-13, whose largest, test 12, outputs
 # about 30,000 records in all. Test 14 lowers it.
 RATE=10000000
@@ -64,7 +64,7 @@ echo $RATE > /proc/sys/kernel/perf_event_max_sample_rate
 echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent
 
 echo "TAP version 13"
-echo "1..14"
+echo "1..16"
 
 # The PEBS buffer's size (mk/boot-pmu.sh boots with pebs_buffer_size=),
 # in KiB: the first valid value of the command line (64 without one).
@@ -72,9 +72,18 @@ KIB=$(tr ' ' '\n' < /proc/cmdline |
 	sed -n 's/^pebs_buffer_size=\(64\|128\|256\|512\|1024\|2048\|4096\)K$/\1/p' |
 	head -n 1)
 KIB=${KIB:-64}
+# The record format Linux announces: 3, records of 200 bytes; or the
+# adaptive format 4 (mk/boot-pmu.sh skylake-adaptive), records of a basic
+# group of 32 bytes for these events, and the groups PEBS_DATA_CFG adds.
 # Large PEBS: Linux sets the interrupt threshold a record for each of the
-# 4 PEBS counters short of the last record that fits (200 bytes each).
-THRESH=$((KIB * 1024 / 200 - 4))
+# 4 PEBS counters short of the last record that fits (and of the 3 fixed
+# counters with format 4, where any counter may do PEBS).
+if dmesg | grep -q 'PEBS fmt4+-baseline'; then
+	FMT=4 REC=32 RESV=7
+else
+	FMT=3 REC=200 RESV=4
+fi
+THRESH=$((KIB * 1024 / REC - RESV))
 
 # perf record opens one event per CPU for the task: pinned to CPU 0
 # (taskset, inherited by the workload), one event counts it all. A fixed
@@ -178,11 +187,15 @@ done
 # pmu::stop() drains them, so there are fewer PMIs than samples, and
 # more than one period among the samples (the tick's step ran between
 # them). The periods are disjoint runs of the loop's instructions: they
-# add up to at most INSNS. The rate, samples per second of the run from
-# the first sample's time to the last, is reported: the emulator's time
-# has no hardware meaning.
+# add up to at most its instructions. The rate, samples per second of the
+# run from the first sample's time to the last, is reported: the
+# emulator's time has no hardware meaning. The loop of /pmu-mid, ten
+# times as long (MID_INSNS instructions), spans tens of ticks.
+MID_INSNS=$((3 * 10 * N + 4))
 for F in 1000 4000 10000; do
+	loop=$LOOP LOOP=/pmu-mid
 	rec pebsf -F $F -e instructions:upp
+	LOOP=$loop
 	perf script -i /tmp/pebsf.data -F period 2> /dev/null > /tmp/pebsf.p
 	n=$(wc -l < /tmp/pebsf.ip)
 	inloop=$(awk '$2 ~ /^_start\+0x(0|5|9|b|d|12|14)$/' /tmp/pebsf.ip | wc -l)
@@ -194,12 +207,14 @@ for F in 1000 4000 10000; do
 	echo "# -F $F: $n samples, $pmi PMIs on CPU 0, $inloop in the loop," \
 		"$distinct distinct times, $ordered not after the one before," \
 		"$periods periods, $(head -n 1 /tmp/pebsf.p | tr -d ' ') to" \
-		"$(tail -n 1 /tmp/pebsf.p | tr -d ' '), in all $sum of $INSNS;" \
+		"$(tail -n 1 /tmp/pebsf.p | tr -d ' '), in all $sum of $MID_INSNS;" \
 		"${rate:-no} samples/s"
 	[ "$rc" = 0 ] && [ "$n" -gt 1 ] && [ "$pmi" -lt "$n" ] &&
 		[ "$periods" -gt 1 ] && [ "$inloop" = "$n" ] &&
-		[ "$distinct" = "$n" ] && [ "$ordered" = 0 ] && [ "$sum" -le $INSNS ]
-	tap $? "-F $F: large PEBS, the period stepped, in the loop, times rising, periods <= $INSNS"
+		[ "$distinct" = "$n" ] && [ "$ordered" = 0 ] &&
+		[ "$sum" -le $MID_INSNS ]
+	tap $? "-F $F: large PEBS, the period stepped, in the loop, times rising," \
+		"periods <= $MID_INSNS"
 done
 
 # The buffer's size as booted. Large PEBS raises a PMI when THRESH records
@@ -208,9 +223,11 @@ done
 # perf stat on CPU 1, the loop on CPU 0 at a period of 100: of S samples
 # on CPU 0, floor(S / THRESH) raise a PMI, less at most one for each time
 # the loop's task left a CPU (its context switches, perf stat): 11 PMIs
-# at 512 KiB, 91 at 64 KiB (S = 29,706).
+# at 512 KiB, 91 at 64 KiB (S = 29,706) with format 3. perf's ring buffer
+# (-m) holds a drain of a whole threshold (16,377 records of format 4 at
+# 512 KiB), else perf loses samples.
 before=$(pmis)
-taskset -c 1 perf record -q --sample-cpu -e instructions:upp -c 100 \
+taskset -c 1 perf record -q -m 8M --sample-cpu -e instructions:upp -c 100 \
 	-o /tmp/pebsc.data -- perf stat -x, -o /tmp/pebsc.cs \
 	-e context-switches -- taskset -c 0 "$LOOP"
 rc=$?
@@ -269,4 +286,41 @@ echo "# -c 1000 at perf_event_max_sample_rate=100: $n samples, ${lost:-no count 
 [ "$rc" = 0 ] && [ -n "$lost" ] && [ "$lost" -gt 0 ] && [ "$ticks" -gt 0 ] &&
 	[ $((n + lost)) = $want ] && [ "$n" -le $((2 * (ticks + 1))) ]
 tap $? "the throttle bounds the records output, the others reported lost"
+
+# The general-purpose registers of a record (--intr-regs=ax,cx:
+# PERF_SAMPLE_REGS_INTR of general-purpose registers only, so large PEBS
+# still; with format 4 the record's GPR group, which PEBS_DATA_CFG adds):
+# as the eventing instruction left them. The k-th
+# record is that of instruction j = k * (P + 1), after which the loop
+# counter RCX is N less the decrements retired, N - floor(j / 3), and
+# RAX holds the loop's load of argc (1).
+rec pebsr --intr-regs=ax,cx -e instructions:upp -c $P
+perf script -i /tmp/pebsr.data -F iregs 2> /dev/null |
+	awk '{ for (i = 1; i <= NF; i++) {
+		if ($i ~ /^AX:/) a = substr($i, 4)
+		if ($i ~ /^CX:/) c = substr($i, 4) }
+	       print a, c }' > /tmp/pebsr.got
+k=0
+: > /tmp/pebsr.want
+while [ $k -lt $SAMPLES ]; do
+	k=$((k + 1))
+	printf '0x1 0x%x\n' $((N - k * (P + 1) / 3)) >> /tmp/pebsr.want
+done
+bad=$(paste -d' ' /tmp/pebsr.got /tmp/pebsr.want | awk '$1 != $3 || $2 != $4' | wc -l)
+echo "# --intr-regs: $(wc -l < /tmp/pebsr.got) samples, $bad not as expected;" \
+	"first: $(head -n 1 /tmp/pebsr.got) (expected $(head -n 1 /tmp/pebsr.want))," \
+	"$pmi PMIs on CPU 0"
+[ "$rc" = 0 ] && [ "$pmi" = 0 ] && cmp -s /tmp/pebsr.got /tmp/pebsr.want
+tap $? "--intr-regs=ax,cx: large PEBS, each record's RAX and RCX as its instruction left them"
+
+# The data address (-d: PERF_SAMPLE_ADDR; with format 4 the memory group
+# that PEBS_DATA_CFG adds): the records, one every P + 1 instructions, at
+# the exact instructions, whatever their size (Linux skips a record of
+# format 4 whose size is not the one it configured). The address itself
+# is not modelled (zero).
+rec pebsd -d -e instructions:upp -c $P
+awk '{ print $2 }' /tmp/pebsd.ip > /tmp/pebsd.got
+echo "# -d: $(wc -l < /tmp/pebsd.got) samples, $pmi PMIs on CPU 0"
+[ "$rc" = 0 ] && [ "$pmi" = 0 ] && cmp -s /tmp/pebsd.got /tmp/pebs.want
+tap $? "-d: large PEBS, $SAMPLES records at the exact instructions"
 exit 0

@@ -1,0 +1,49 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The guest's side of mk/pebs-figures.sh: perf record -F F of a precise
+# event on /pmu-mid (mk/pmu-loop.S with 10,000,000 iterations, 30,000,004
+# user instructions), pinned to CPU 0, for F of 1000, 4000 and 10000, on
+# the emulated Skylake. One line per run on standard output:
+#   figures F SAMPLES PMIS SWITCHES THROTTLES LOST FIRST LAST
+# the samples perf wrote; the PMIs CPU 0 took during the command
+# (/proc/interrupts); the loop's switches out of its CPU
+# (PERF_RECORD_SWITCH out, --switch-events); the PERF_RECORD_THROTTLE
+# records and the records reported lost (perf report --stats); the first
+# and the last sample's time (s).
+MID=/pmu-mid
+
+# As mk/pebs-tests.sh: under TCG a PMI takes milliseconds, and perf would
+# lower its sample rate; the same limits for every kernel measured.
+echo 10000000 > /proc/sys/kernel/perf_event_max_sample_rate
+echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent
+
+# pmis: the PMIs CPU 0 has taken (/proc/interrupts)
+pmis() {
+	awk '$1 == "PMI:" { print $2 }' /proc/interrupts
+}
+
+# stat NAME: the count of the record type NAME in perf report --stats
+stat() {
+	awk -v n="$1" '$1 == n && $2 == "events:" { print $3; f = 1 }
+		END { if (!f) print 0 }' /tmp/figures.stats
+}
+
+for F in 1000 4000 10000; do
+	pmi=$(pmis)
+	if ! taskset -c 0 perf record -q --switch-events -F $F \
+	     -e instructions:upp -o /tmp/figures.data -- $MID \
+	     > /tmp/figures.out 2>&1; then
+		echo "figures $F failed"
+		sed 's/^/# /' /tmp/figures.out
+		continue
+	fi
+	pmi=$(($(pmis) - pmi))
+	perf report -i /tmp/figures.data --stats 2> /dev/null > /tmp/figures.stats
+	perf script -i /tmp/figures.data -F time --ns 2> /dev/null |
+		tr -d ' :' > /tmp/figures.t
+	sw=$(perf script -i /tmp/figures.data --show-switch-events 2> /dev/null |
+		grep -c 'PERF_RECORD_SWITCH OUT')
+	echo "figures $F $(wc -l < /tmp/figures.t) $pmi $sw" \
+		"$(stat THROTTLE) $(stat LOST_SAMPLES)" \
+		"$(head -n 1 /tmp/figures.t) $(tail -n 1 /tmp/figures.t)"
+done

@@ -1,0 +1,56 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Frequency-mode PEBS, 7.3 as shipped against the series, in the guest:
+# the emulated Skylake (mk/boot-pmu.sh skylake, TESTS=figures) booted
+# with 7.3's kernel and its 64 KiB buffer, then with the series' kernel
+# and buffers of 64 KiB, 512 KiB and 4 MiB (pebs_buffer_size=, the
+# largest CONFIG_PERF_EVENTS_INTEL_PEBS_MAX_SHIFT allows). Each boot runs
+# mk/pebs-figures-tests.sh: perf record -F 1000, 4000 and 10000 of
+# instructions:upp on 30,000,004 user instructions. Prints per boot and
+# frequency: the samples, the PMIs and the PMIs per 1000 samples, the
+# loop's switches out, the records per drain, the throttles and lost
+# records perf reports, and the samples per second of the run, from the
+# first sample's time to the last, against the frequency asked for (the
+# emulator's time is the host's: no hardware meaning; counts are what
+# compare). A drain comes with a PMI, a tick (the tick stops and starts
+# a frequency event: a drain with large PEBS) or a switch out: the
+# records per drain are estimated as samples / (PMIs + ticks + switches),
+# the ticks those of the sampled span at the kernel's HZ.
+# Usage: mk/pebs-figures.sh QEMU VANILLA_BZIMAGE BZIMAGE INITRAMFS OUTDIR
+set -eu
+qemu=$1 vanilla=$2 kernel=$3 initrd=$4 out=$5
+
+hz=$(sed -n 's/^CONFIG_HZ=//p' "$(dirname "$kernel")/../../../.config")
+rm -rf "$out"
+mkdir -p "$out"
+for boot in "7.3 $vanilla 64" "series $kernel 64" "series $kernel 512" \
+	    "series $kernel 4096"; do
+	set -- $boot
+	name=$1-$3
+	echo "pebs-figures: boot $1, $3 KiB"
+	sizes=
+	[ "$3" = 64 ] || sizes=${3}K
+	if ! PEBS_BUFFER_SIZES=$sizes TESTS=figures mk/boot-pmu.sh "$qemu" \
+	     "$2" "$initrd" "$out/$name" skylake > "$out/$name.log" 2>&1; then
+		cat "$out/$name.log"
+		echo "pebs-figures: the boot of $1 at $3 KiB failed" >&2
+		exit 1
+	fi
+	if grep -a -q '^figures .* failed' "$out/$name/tests.log"; then
+		cat "$out/$name/tests.log"
+		echo "pebs-figures: a run of $1 at $3 KiB failed" >&2
+		exit 1
+	fi
+	grep -a '^figures ' "$out/$name/tests.log" |
+		sed "s/^figures /$1 $3 /" >> "$out/runs"
+done
+
+echo "kernel   KiB      F  samples   PMIs  PMIs/1000  switches " \
+	"rec/drain  throttles  lost  samples/s    /F"
+awk -v hz="$hz" '{
+	n = $4; s = $10 - $9; drains = $5 + $6 + s * hz
+	printf "%-6s %5d %6d %8d %6d %10.1f %9d %10.1f %10d %5d %10.0f %5.2f\n",
+		$1, $2, $3, n, $5, n ? 1000 * $5 / n : 0, $6,
+		drains ? n / drains : 0, $7, $8, (s > 0 ? (n - 1) / s : 0),
+		(s > 0 ? (n - 1) / s / $3 : 0)
+}' "$out/runs"
