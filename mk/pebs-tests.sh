@@ -1,10 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# The tests of the boot on the emulated Skylake (mk/boot-pmu.sh skylake;
-# QEMU with tools/testing/qemu-pmu/, PEBS of record format 3): Debian's
+# The tests of the boots on the emulated Skylake (mk/boot-pmu.sh skylake
+# and skylake-adaptive; QEMU with tools/testing/qemu-pmu/, PEBS of record
+# format 3, and the adaptive format 4): Debian's
 # unmodified perf record on a precise event of the test program
 # (mk/pmu-loop.S), whose samples are PEBS records. TAP on standard
-# output. LOOP names the test program (default /pmu-loop).
+# output. LOOP names the test program (default /pmu-loop; tests 9-11 run
+# /pmu-mid, ten times as long).
 #
 # What the emulated PEBS does, as the SDM says (QEMU's README): the
 # overflow of a PEBS counter arms it, and the next occurrence of its event
@@ -57,8 +59,9 @@ order() {
 # Under TCG a PMI takes milliseconds: perf lowers its sample rate and then
 # throttles. Undo it and keep it so. The throttle bounds every record
 # output (patches 38-39): at 10,000,000 samples a second (40,000 a tick at
-# HZ=250) it bounds none of tests 1-13, whose largest, test 12, outputs
-# about 30,000 records in all. Test 14 lowers it.
+# HZ=250) it bounds none of tests 1-13 and 15-16: test 11 outputs the
+# most, about 150,000 records, some 40 a tick, and test 12 about 30,000,
+# up to a threshold's 16,377 in one drain. Test 14 lowers it.
 RATE=10000000
 echo $RATE > /proc/sys/kernel/perf_event_max_sample_rate
 echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent
@@ -79,9 +82,9 @@ KIB=${KIB:-64}
 # 4 PEBS counters short of the last record that fits (and of the 3 fixed
 # counters with format 4, where any counter may do PEBS).
 if dmesg | grep -q 'PEBS fmt4+-baseline'; then
-	FMT=4 REC=32 RESV=7
+	REC=32 RESV=7
 else
-	FMT=3 REC=200 RESV=4
+	REC=200 RESV=4
 fi
 THRESH=$((KIB * 1024 / REC - RESV))
 
