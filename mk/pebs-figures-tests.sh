@@ -22,8 +22,8 @@ pmis() {
 	awk '$1 == "PMI:" { print $2 }' /proc/interrupts
 }
 
-# stat NAME: the count of the record type NAME in perf report --stats
-stat() {
+# stats NAME: the count of the record type NAME in perf report --stats
+stats() {
 	awk -v n="$1" '$1 == n && $2 == "events:" { print $3; f = 1 }
 		END { if (!f) print 0 }' /tmp/figures.stats
 }
@@ -44,6 +44,6 @@ for F in 1000 4000 10000; do
 	sw=$(perf script -i /tmp/figures.data --show-switch-events 2> /dev/null |
 		grep -c 'PERF_RECORD_SWITCH OUT')
 	echo "figures $F $(wc -l < /tmp/figures.t) $pmi $sw" \
-		"$(stat THROTTLE) $(stat LOST_SAMPLES)" \
+		"$(stats THROTTLE) $(stats LOST_SAMPLES)" \
 		"$(head -n 1 /tmp/figures.t) $(tail -n 1 /tmp/figures.t)"
 done
