@@ -15,6 +15,9 @@
  * (/pmu-switch), the loop, a write of "1" to
  * /sys/devices/cpu/ht_bug_workaround, the loop again, then exit(0), or
  * exit(1) if the write fails: twice the loads, the write's in the kernel.
+ * Built with -DSLEEP -DITERS=50 (/pmu-sleep, mk/pebs-tests.sh), 50
+ * nanosleeps of 1 ms, each the sixth user instruction after the start
+ * or after the one before, then exit(0): 6 * 50 + 5 instructions.
  */
 #ifndef ITERS
 #define ITERS 1000000
@@ -22,6 +25,22 @@
 	.globl	_start
 	.text
 _start:
+#ifdef SLEEP
+	nop
+	mov	$ITERS, %ebx
+1:	mov	$35, %eax		/* nanosleep(&ms, NULL) */
+	lea	ms(%rip), %rdi
+	xor	%esi, %esi
+	syscall
+	dec	%ebx
+	jnz	1b
+	mov	$60, %eax
+	xor	%edi, %edi
+	syscall
+	.section .rodata
+	.balign	8
+ms:	.quad	0, 1000000
+#else
 	mov	$ITERS, %ecx
 #ifdef XCHG
 1:	xchg	%rax, (%rsp)
@@ -57,4 +76,5 @@ _start:
 	.section .rodata
 path:	.asciz	"/sys/devices/cpu/ht_bug_workaround"
 one:	.ascii	"1"
+#endif
 #endif
