@@ -332,10 +332,12 @@ tap $? "-d: large PEBS, $SAMPLES records at the exact instructions"
 # the return of the one before: at a period of 6, each overflows the
 # counter, which arms the assist, and the task sleeps before its next
 # instruction, whose event would write the record. The stop reads the
-# counter at its overflow (and counts the period); the start writes it
-# for the next period, which ends the arm (QEMU's README), so the record
-# never comes. The series reports each lost (PERF_RECORD_LOST_SAMPLES):
-# 0 samples and 50 lost, where 7.3 reports none. The same without large
+# counter at its overflow (and counts the period), and the counter is
+# written for its next period (by the stop's drain with large PEBS, by
+# the next start with -g), which ends the arm (QEMU's README): the
+# record never comes. The series reports each lost
+# (PERF_RECORD_LOST_SAMPLES): 0 samples and 50 lost, where 7.3 reports
+# none. The same without large
 # PEBS (-g), where the stop reads the counter in x86_perf_event_update()
 # and not in a drain. perf report --stats counts the LOST_SAMPLES records.
 for g in "" -g; do
