@@ -9,7 +9,10 @@
 # (/proc/interrupts); the loop's switches out of its CPU
 # (PERF_RECORD_SWITCH out, --switch-events); the PERF_RECORD_THROTTLE
 # records and the records reported lost (perf report --stats); the first
-# and the last sample's time (s).
+# and the last sample's time (s). Then one line for the records due as
+# the task sleeps (mk/pebs-tests.sh, tests 17-18: /pmu-sleep at -c 6, 50
+# records due at its nanosleeps):
+#   due SAMPLES LOST
 MID=/pmu-mid
 
 # As mk/pebs-tests.sh: under TCG a PMI takes milliseconds, and perf would
@@ -47,3 +50,9 @@ for F in 1000 4000 10000; do
 		"$(stats THROTTLE) $(stats LOST_SAMPLES)" \
 		"$(head -n 1 /tmp/figures.t) $(tail -n 1 /tmp/figures.t)"
 done
+
+taskset -c 0 perf record -q -e instructions:upp -c 6 -o /tmp/due.data \
+	-- /pmu-sleep > /dev/null 2>&1 || echo "figures due failed"
+perf report -i /tmp/due.data --stats 2> /dev/null > /tmp/figures.stats
+echo "due $(perf script -i /tmp/due.data -F ip 2> /dev/null | grep -c .)" \
+	"$(stats LOST_SAMPLES)"

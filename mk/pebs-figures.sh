@@ -15,7 +15,9 @@
 # compare). A drain comes with a PMI, a tick (the tick stops and starts
 # a frequency event: a drain with large PEBS) or a switch out: the
 # records per drain are estimated as samples / (PMIs + ticks + switches),
-# the ticks those of the sampled span at the kernel's HZ.
+# the ticks those of the sampled span at the kernel's HZ. Then, per boot,
+# the samples and the records reported lost of /pmu-sleep at -c 6 (50
+# records due as the task sleeps, mk/pebs-tests.sh tests 17-18).
 # Usage: mk/pebs-figures.sh QEMU VANILLA_BZIMAGE BZIMAGE INITRAMFS OUTDIR
 set -eu
 qemu=$1 vanilla=$2 kernel=$3 initrd=$4 out=$5
@@ -43,6 +45,8 @@ for boot in "7.3 $vanilla 64" "series $kernel 64" "series $kernel 512" \
 	fi
 	grep -a '^figures ' "$out/$name/tests.log" |
 		sed "s/^figures /$1 $3 /" >> "$out/runs"
+	grep -a '^due ' "$out/$name/tests.log" |
+		sed "s/^due /$1 $3 /" >> "$out/due"
 done
 
 echo "kernel   KiB      F  samples   PMIs  PMIs/1000  switches " \
@@ -54,3 +58,8 @@ awk -v hz="$hz" '{
 		drains ? n / drains : 0, $7, $8, (s > 0 ? (n - 1) / s : 0),
 		(s > 0 ? (n - 1) / s / $3 : 0)
 }' "$out/runs"
+
+echo
+echo "kernel   KiB  /pmu-sleep -c 6, 50 records due at a nanosleep:" \
+	"samples  lost"
+awk '{ printf "%-6s %5d %47d %5d\n", $1, $2, $3, $4 }' "$out/due"

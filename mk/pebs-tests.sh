@@ -337,9 +337,9 @@ tap $? "-d: large PEBS, $SAMPLES records at the exact instructions"
 # the next start with -g), which ends the arm (QEMU's README): the
 # record never comes. The series reports each lost
 # (PERF_RECORD_LOST_SAMPLES): 0 samples and 50 lost, where 7.3 reports
-# none. The same without large
-# PEBS (-g), where the stop reads the counter in x86_perf_event_update()
-# and not in a drain. perf report --stats counts the LOST_SAMPLES records.
+# none (make pebs-figures). With -g (no large PEBS) the stop reads the
+# counter in x86_perf_event_update(), not in a drain. perf report
+# --stats counts the LOST_SAMPLES records.
 for g in "" -g; do
 	loop=$LOOP LOOP=/pmu-sleep
 	rec pebsz $g -e instructions:upp -c 6
