@@ -25,9 +25,11 @@ pmis() {
 	awk '$1 == "PMI:" { print $2 }' /proc/interrupts
 }
 
-# stats NAME: the count of the record type NAME in perf report --stats
+# stats NAME: the count of the record type NAME in perf report --stats,
+# from its first table (the file's; the event's table after it repeats
+# the count)
 stats() {
-	awk -v n="$1" '$1 == n && $2 == "events:" { print $3; f = 1 }
+	awk -v n="$1" '$1 == n && $2 == "events:" { print $3; f = 1; exit }
 		END { if (!f) print 0 }' /tmp/figures.stats
 }
 
