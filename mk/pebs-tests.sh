@@ -36,7 +36,9 @@ pmis() {
 # rec NAME ARGS...: perf record ARGS on the loop, pinned to CPU 0, into
 # /tmp/NAME.data; each sample's place (ip sym+off) in /tmp/NAME.ip and
 # its time in ns in /tmp/NAME.t. Sets rc (perf's exit status) and pmi
-# (the PMIs CPU 0 took meanwhile).
+# (the PMIs CPU 0 took meanwhile). Says how many samples are the same as
+# the one before: a record in the file twice (perf's copy race, README),
+# which fails the tests that count samples or want distinct times.
 rec() {
 	name=$1
 	shift
@@ -47,6 +49,11 @@ rec() {
 	perf script -i /tmp/$name.data -F ip,sym,symoff > /tmp/$name.ip 2> /dev/null
 	perf script -i /tmp/$name.data -F time --ns 2> /dev/null |
 		tr -d ' :' > /tmp/$name.t
+	perf script -i /tmp/$name.data -F time,ip,period --ns 2> /dev/null |
+		awk 'NR > 1 && $0 == prev { n++ } { prev = $0 }
+		END { if (n) print "# samples equal to the one before them" \
+			" (time, IP, period): " n " (perf record copied" \
+			" them twice, or the kernel wrote them twice: README)" }'
 }
 
 # order FILE: sets distinct (the distinct times of FILE) and ordered
