@@ -86,6 +86,7 @@ HASWELL		:= $(B)/boot-pmu-on
 HASWELL_LOSS	:= $(B)/boot-pmu-loss
 SKYLAKE		:= $(B)/boot-pmu-skylake
 SKYLAKE_ADAPTIVE := $(B)/boot-pmu-skylake-adaptive
+SKYLAKE_UNSTABLE := $(B)/boot-pmu-skylake-unstable
 
 KMAKE = $(MAKE) -s -C $(STAGED) O=$(KOUT) ARCH=x86_64 CC="ccache gcc" \
 	HOSTCC="ccache gcc" -j$(JOBS)
@@ -105,7 +106,9 @@ all: boot haswell
 		--haswell-loss $(HASWELL_LOSS)/console.log $(HASWELL_LOSS)/tests.log \
 		--skylake $(SKYLAKE)/console.log $(SKYLAKE)/tests.log \
 		--skylake-adaptive $(SKYLAKE_ADAPTIVE)/console.log \
-		$(SKYLAKE_ADAPTIVE)/tests.log
+		$(SKYLAKE_ADAPTIVE)/tests.log \
+		--skylake-unstable $(SKYLAKE_UNSTABLE)/console.log \
+		$(SKYLAKE_UNSTABLE)/tests.log
 
 deps:
 	@mk/deps.sh
@@ -148,8 +151,9 @@ check-fast: stage
 
 # The second boot, on the emulated Haswell, a third, short one with the
 # erratum's loss model, a fourth, short one on the emulated Skylake
-# (PEBS), and a fifth, the same with adaptive PEBS (record format 4):
-# judged by mk/evaluate.py.
+# (PEBS), a fifth, the same with adaptive PEBS (record format 4), and a
+# sixth, short one, the Skylake with tsc=unstable: judged by
+# mk/evaluate.py.
 haswell: kernel initramfs qemu
 	@echo "boot: QEMU (TCG, emulated Haswell, 1 core, 2 threads): KUnit, kselftests, perf, pmu"
 	-@mk/boot-pmu.sh $(QEMU_BIN) $(BZIMAGE) $(INITRAMFS) $(HASWELL) on \
@@ -163,6 +167,9 @@ haswell: kernel initramfs qemu
 	@echo "boot: QEMU (the same, x-pmu-pebs-baseline=on): the PEBS tests, format 4"
 	-@mk/boot-pmu.sh $(QEMU_BIN) $(BZIMAGE) $(INITRAMFS) $(SKYLAKE_ADAPTIVE) \
 		skylake-adaptive > $(SKYLAKE_ADAPTIVE).log 2>&1
+	@echo "boot: QEMU (the Skylake, tsc=unstable): PEBS tests 1-8"
+	-@mk/boot-pmu.sh $(QEMU_BIN) $(BZIMAGE) $(INITRAMFS) $(SKYLAKE_UNSTABLE) \
+		skylake-unstable > $(SKYLAKE_UNSTABLE).log 2>&1
 
 check: stage
 	-@mk/check-fast.sh $(PRISTINE) $(FAST_OUT) $(B)/check-fast.result
@@ -173,7 +180,9 @@ check: stage
 		--haswell-loss $(HASWELL_LOSS)/console.log $(HASWELL_LOSS)/tests.log \
 		--skylake $(SKYLAKE)/console.log $(SKYLAKE)/tests.log \
 		--skylake-adaptive $(SKYLAKE_ADAPTIVE)/console.log \
-		$(SKYLAKE_ADAPTIVE)/tests.log
+		$(SKYLAKE_ADAPTIVE)/tests.log \
+		--skylake-unstable $(SKYLAKE_UNSTABLE)/console.log \
+		$(SKYLAKE_UNSTABLE)/tests.log
 
 # Every prefix of the series staged in build/prefixes/linux, built, and its
 # KUnit suites run by upstream's kunit.py (logs in build/prefixes/log/).

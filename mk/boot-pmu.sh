@@ -9,7 +9,9 @@
 # of record format 3, no erratum), only the PEBS tests of
 # mk/pebs-tests.sh, KUnit off (a third, short boot); skylake-adaptive:
 # the same with adaptive PEBS, record format 4 (x-pmu-pebs-baseline=on,
-# a fourth, short boot); plain: the TCG PMU
+# a fourth, short boot); skylake-unstable: the Skylake of record format 3
+# with tsc=unstable, PEBS tests 1-8 only (a sixth, short boot: the records'
+# TSC not converted to perf's clock); plain: the TCG PMU
 # without the erratum model, the tests of a boot without pmu_tests. With
 # TESTS=MODE in the environment, only the tests that mk/init.sh runs for
 # pmu_tests=MODE, KUnit off (TESTS=cost: mk/cost.sh; TESTS=soak with
@@ -21,7 +23,8 @@
 # the guest did not finish its tests, a test failed or the console holds
 # a report.
 # Usage: mk/boot-pmu.sh QEMU BZIMAGE INITRAMFS OUTDIR
-#        on|loss|skylake|skylake-adaptive|plain|off [TIMEOUT]
+#        on|loss|skylake|skylake-adaptive|skylake-unstable|plain|off
+#        [TIMEOUT]
 set -eu
 qemu=$1 kernel=$2 initrd=$3 out=$4 mode=$5 limit=${6:-600}
 # No log of an earlier boot stays to be judged, whatever stops this one.
@@ -36,16 +39,19 @@ suite= pebs=
 case "$mode" in
 on) pmu=on erratum=leak suite=leak ;;
 loss) pmu=on erratum=loss suite=loss ;;
-skylake|skylake-adaptive)
+skylake|skylake-adaptive|skylake-unstable)
 	pmu=on erratum='' suite=pebs model=Skylake-Client
 	flags=$flags,-hle,-rtm,-rdseed,-3dnowprefetch,-xsavec
-	[ "$mode" = skylake ] || pebs=,x-pmu-pebs-baseline=on
+	case "$mode" in
+	skylake-adaptive) pebs=,x-pmu-pebs-baseline=on ;;
+	skylake-unstable) suite=pebs-unstable ;;
+	esac
 	;;
 plain) pmu=on erratum= ;;
 off) pmu=off erratum= ;;
 *)
 	echo "boot-pmu: PMU must be on, loss, skylake, skylake-adaptive," \
-		"plain or off, not $mode" >&2
+		"skylake-unstable, plain or off, not $mode" >&2
 	exit 1
 	;;
 esac
@@ -68,6 +74,19 @@ append="$append nokaslr"
 # pmu_tests=MODE: the initramfs runs mk/pmu-tests.sh (leak, loss) or
 # mk/pebs-tests.sh (pebs) too (mk/init.sh).
 [ -n "$suite" ] && append="$append pmu_tests=$suite"
+# The PEBS tests want a record's TSC converted to perf's clock: the TSC
+# stable and the clocksource. TCG's TSC is the host's, but a guest whose
+# vCPUs a loaded host delays can calibrate it a few parts in a thousand
+# off against the HPET, and its clocksource watchdog then marks the TSC
+# unstable (seen in boots beside two busy loops on the host's two cores):
+# tsc=reliable, which the kernel's parameters document for virtualized
+# environments, turns that watchdog off. skylake-unstable gives the other
+# case on purpose: the TSC that Linux found unstable, sched_clock()
+# unstable, a PEBS record's TSC not converted.
+case "$mode" in
+skylake|skylake-adaptive) append="$append tsc=reliable" ;;
+skylake-unstable) append="$append tsc=unstable" ;;
+esac
 [ -n "${SOAK_SECS:-}" ] && append="$append fuzz_secs=$SOAK_SECS"
 [ -n "${SOAK_SEED:-}" ] && append="$append fuzz_seed=$SOAK_SEED"
 # The loss and skylake boots, and those with TESTS=, run their own tests

@@ -105,9 +105,10 @@ for f in $(find arch kernel tools Documentation -type f |
 	   grep -v -e /build/ -e '^tools/testing/qemu-pmu/' | LC_ALL=C sort); do
 	run_checkpatch "$f" . -f "$f"
 done
-# The build machinery, though no kernel file: their usage lines name the
-# script, and mount's "-t proc proc" is no repeated word.
-for f in mk/*.sh; do
+# The build machinery and the CI script, though no kernel files: their
+# usage lines name the script, and mount's "-t proc proc" is no repeated
+# word.
+for f in mk/*.sh .ci/run; do
 	run_checkpatch "$f" . --ignore EMBEDDED_FILENAME,REPEATED_WORD -f "$f"
 done
 echo "check-fast: checkpatch --strict on $n patches and files"

@@ -6,7 +6,9 @@ PMU, then, with --haswell CONSOLE TESTS, the boot on the emulated Haswell
 the erratum's loss model (the pmu tests and the console only), and with
 --skylake CONSOLE TESTS the short boot on the emulated Skylake (PEBS: the
 boot log's format, the pebs tests and the console), and with
---skylake-adaptive CONSOLE TESTS the same with adaptive PEBS. Prints a summary, the skipped count, and ends with the
+--skylake-adaptive CONSOLE TESTS the same with adaptive PEBS, and with
+--skylake-unstable CONSOLE TESTS the Skylake with tsc=unstable (the boot
+log must say that Linux marked the TSC unstable). Prints a summary, the skipped count, and ends with the
 plain line 'N passed, N failed'. Exit 1 on any failure."""
 import json
 import os
@@ -15,7 +17,11 @@ import subprocess
 import sys
 
 args = sys.argv[1:]
-HASWELL = HASWELL_LOSS = SKYLAKE = SKYLAKE_ADAPTIVE = None
+HASWELL = HASWELL_LOSS = SKYLAKE = SKYLAKE_ADAPTIVE = SKYLAKE_UNSTABLE = None
+if '--skylake-unstable' in args:
+    i = args.index('--skylake-unstable')
+    SKYLAKE_UNSTABLE = args[i + 1:i + 3]
+    del args[i:i + 3]
 if '--skylake-adaptive' in args:
     i = args.index('--skylake-adaptive')
     SKYLAKE_ADAPTIVE = args[i + 1:i + 3]
@@ -187,8 +193,9 @@ if HASWELL_LOSS:
     console_reports(HASWELL_LOSS[0], 'haswell loss ')
 
 
-def skylake(boot, label, fmt):
-    """A boot on the emulated Skylake: Linux announces PEBS format fmt"""
+def skylake(boot, label, fmt, also=None):
+    """A boot on the emulated Skylake: Linux announces PEBS format fmt
+    (and says also, if given)"""
     try:
         log = open(boot[0], errors='replace').read()
     except OSError:
@@ -197,6 +204,8 @@ def skylake(boot, label, fmt):
     print(f'{label}boot log: {line.group(0) if line else "(no Performance Events line)"}')
     record(bool(line) and fmt in line.group(0), False,
            f'{label}boot: Linux does not announce {fmt}')
+    if also:
+        record(also in log, False, f'{label}boot: Linux does not say "{also}"')
     tests_log(boot[1], label, ['pebs'])
     console_reports(boot[0], label)
 
@@ -205,6 +214,9 @@ if SKYLAKE:
     skylake(SKYLAKE, 'skylake ', 'PEBS fmt3+')
 if SKYLAKE_ADAPTIVE:
     skylake(SKYLAKE_ADAPTIVE, 'skylake adaptive ', 'PEBS fmt4+-baseline')
+if SKYLAKE_UNSTABLE:
+    skylake(SKYLAKE_UNSTABLE, 'skylake tsc=unstable ', 'PEBS fmt3+',
+            'Marking TSC unstable due to boot parameter')
 print(f'skipped: {skipped} (not counted below)')
 print(f'{passed} passed, {failed} failed')
 sys.exit(1 if failed else 0)

@@ -22,7 +22,8 @@ out=/dev/ttyS1
 # mk/pmu-tests.sh, then 30 s of mk/fuzz-tests.sh (seed 1, no trinity);
 # with loss (a second, short boot), only the
 # erratum tests of mk/pmu-tests.sh. The boot on the emulated Skylake adds
-# pmu_tests=pebs: only the PEBS tests, mk/pebs-tests.sh. mk/cost.sh's
+# pmu_tests=pebs: only the PEBS tests, mk/pebs-tests.sh; its boot with
+# tsc=unstable pmu_tests=pebs-unstable: only their first 8. mk/cost.sh's
 # boots add pmu_tests=cost: only mk/cost-tests.sh; mk/pebs-figures.sh's
 # add pmu_tests=figures: only mk/pebs-figures-tests.sh. make soak's boot
 # adds pmu_tests=soak, fuzz_secs=N and fuzz_seed=S: only that, for N
@@ -73,12 +74,15 @@ run_all() {
 
 {
 	case "$pmu" in
-	loss|pebs|cost|figures|soak) ;;
+	loss|pebs|pebs-unstable|cost|figures|soak) ;;
 	*) run_all ;;
 	esac
 	if [ "$pmu" = pebs ]; then
 		echo "== pebs"
 		/pebs-tests.sh
+	elif [ "$pmu" = pebs-unstable ]; then
+		echo "== pebs"
+		PEBS_LAST=8 /pebs-tests.sh
 	elif [ "$pmu" = cost ]; then
 		echo "== cost"
 		/cost-tests.sh

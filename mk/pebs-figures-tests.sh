@@ -11,8 +11,10 @@
 # records and the records reported lost (perf report --stats); the first
 # and the last sample's time (s). Then one line for the records due as
 # the task sleeps (mk/pebs-tests.sh, tests 17-18: /pmu-sleep at -c 6, 50
-# records due at its nanosleeps):
-#   due SAMPLES LOST
+# records due at its nanosleeps, if each of them sleeps):
+#   due SAMPLES LOST SLEPT
+# SLEPT the nanosleeps that left the CPU (PERF_RECORD_SWITCH out, not
+# preempted).
 MID=/pmu-mid
 
 # As mk/pebs-tests.sh: under TCG a PMI takes milliseconds, and perf would
@@ -53,8 +55,12 @@ for F in 1000 4000 10000; do
 		"$(head -n 1 /tmp/figures.t) $(tail -n 1 /tmp/figures.t)"
 done
 
-taskset -c 0 perf record -q -e instructions:upp -c 6 -o /tmp/due.data \
-	-- /pmu-sleep > /dev/null 2>&1 || echo "figures due failed"
+taskset -c 0 perf record -q --switch-events -e instructions:upp -c 6 \
+	-o /tmp/due.data -- /pmu-sleep > /dev/null 2>&1 ||
+	echo "figures due failed"
 perf report -i /tmp/due.data --stats 2> /dev/null > /tmp/figures.stats
 echo "due $(perf script -i /tmp/due.data -F ip 2> /dev/null | grep -c .)" \
-	"$(stats LOST_SAMPLES)"
+	"$(stats LOST_SAMPLES)" \
+	"$(perf script -i /tmp/due.data --show-switch-events -F tid,time,ip \
+		--ns 2> /dev/null | grep 'PERF_RECORD_SWITCH OUT' |
+		grep -v -c preempt)"

@@ -18,7 +18,9 @@
 # the ticks those of the sampled span at the kernel's HZ; the records lost
 # expected by chance in the series' runs at 4 and 10 kHz. Then, per boot,
 # the samples and the records reported lost of /pmu-sleep at -c 6 (50
-# records due as the task sleeps, mk/pebs-tests.sh tests 17-18).
+# records due as the task sleeps, mk/pebs-tests.sh tests 17-18), and how
+# many of its 50 nanosleeps slept (one that does not makes 5 samples and
+# 44 records lost: mk/pebs-tests.sh).
 # Usage: mk/pebs-figures.sh QEMU VANILLA_BZIMAGE BZIMAGE INITRAMFS OUTDIR
 set -eu
 qemu=$1 vanilla=$2 kernel=$3 initrd=$4 out=$5
@@ -75,5 +77,5 @@ awk -v hz="$hz" -v insns=$insns '$1 == "series" && $3 > 1000 && $4 > 0 {
 
 echo
 echo "kernel   KiB  /pmu-sleep -c 6, 50 records due at a nanosleep:" \
-	"samples  lost"
-awk '{ printf "%-6s %5d %47d %5d\n", $1, $2, $3, $4 }' "$out/due"
+	"samples  lost  slept"
+awk '{ printf "%-6s %5d %47d %5d %6d\n", $1, $2, $3, $4, $5 }' "$out/due"

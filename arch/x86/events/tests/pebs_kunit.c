@@ -94,7 +94,9 @@ struct pebs_test_sample {
  * @pebs_enabled: cpuc->pebs_enabled at pebs_cpu_exit()
  * @pebs_record_size: cpuc->pebs_record_size at pebs_cpu_exit()
  * @n_reads: calls of the counter read
- * @n_times: calls of the TSC conversion
+ * @n_times: calls of the TSC conversion since pebs_cpu_enter() (the setup
+ *	of a PEBS event makes one: intel_pmu_pebs_has_time())
+ * @no_time: the TSC conversion fails (the TSC is not the clocksource)
  * @n_output: samples through intel_pmu_pebs_output()
  * @n_overflow: samples through intel_pmu_pebs_overflow()
  * @arch_index: arch-PEBS's MSR_IA32_PEBS_INDEX, as its drain reads it
@@ -115,6 +117,7 @@ struct pebs_test {
 	int			pebs_record_size;
 	unsigned int		n_reads;
 	unsigned int		n_times;
+	bool			no_time;
 	unsigned int		n_output;
 	unsigned int		n_overflow;
 	u64			arch_index;
@@ -143,6 +146,8 @@ static bool pebs_test_tsc_to_time(u64 tsc, u64 *time)
 	struct pebs_test *t = pebs_test_of_current();
 
 	t->n_times++;
+	if (t->no_time)
+		return false;
 	*time = PEBS_TEST_TIME(tsc);
 	return true;
 }
@@ -353,6 +358,7 @@ static void pebs_cpu_enter(struct pebs_test *t)
 	t->cpu = smp_processor_id();
 	cpuc = this_cpu_ptr(&cpu_hw_events);
 	memcpy(t->saved, cpuc, sizeof(*cpuc));
+	t->n_times = 0;
 
 	/*
 	 * No event, no PEBS state, as after intel_pmu_cpu_starting(); the
@@ -551,7 +557,8 @@ static void pebs_expect_count(struct kunit *test, struct perf_event *event,
  * intel_pmu_hw_config() gives a PEBS event auto-reload when it has a fixed
  * period and either no wakeup_events or a watermark, and large PEBS when
  * also every sample_type bit is one a record provides for the format and
- * the event has no aux action nor aux sampling (0d5eb14c1e2e, v6.13).
+ * the event has no aux action nor aux sampling (0d5eb14c1e2e, v6.13). A
+ * record provides the time while its TSC converts to perf's clock.
  */
 static void pebs_hw_config_large_pebs(struct kunit *test)
 {
@@ -560,6 +567,7 @@ static void pebs_hw_config_large_pebs(struct kunit *test)
 		u64		sample_type;
 		bool		freq;
 		bool		use_clockid;
+		bool		no_time;
 		u32		wakeup_events;
 		bool		watermark;
 		u32		aux_sample_size;
@@ -579,6 +587,13 @@ static void pebs_hw_config_large_pebs(struct kunit *test)
 		  .precise_ip = 2, .flags = PERF_X86_EVENT_AUTO_RELOAD },
 		{ "read", PERF_SAMPLE_IP | PERF_SAMPLE_READ,
 		  .precise_ip = 2, .flags = PERF_X86_EVENT_AUTO_RELOAD },
+		{ "time, TSC not converted", PERF_SAMPLE_IP | PERF_SAMPLE_TIME,
+		  .no_time = true, .precise_ip = 2,
+		  .flags = PERF_X86_EVENT_AUTO_RELOAD },
+		{ "no time, TSC not converted", PERF_SAMPLE_IP,
+		  .no_time = true, .precise_ip = 2,
+		  .flags = PERF_X86_EVENT_AUTO_RELOAD |
+			   PERF_X86_EVENT_LARGE_PEBS },
 		{ "clockid time", PERF_SAMPLE_IP | PERF_SAMPLE_TIME,
 		  .use_clockid = true, .precise_ip = 2,
 		  .flags = PERF_X86_EVENT_AUTO_RELOAD },
@@ -604,13 +619,13 @@ static void pebs_hw_config_large_pebs(struct kunit *test)
 	};
 	const unsigned int pebs_flags = PERF_X86_EVENT_AUTO_RELOAD |
 					PERF_X86_EVENT_LARGE_PEBS;
+	struct pebs_test *t = pebs_test_install(test, 3);
 	int i;
-
-	pebs_test_install(test, 3);
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct perf_event *event;
 
+		t->no_time = cases[i].no_time;
 		event = pebs_test_event(test, 0, cases[i].sample_type,
 					cases[i].precise_ip);
 		event->attr.freq = cases[i].freq;
