@@ -10,7 +10,7 @@
 # mk/pebs-tests.sh, KUnit off (a third, short boot); skylake-adaptive:
 # the same with adaptive PEBS, record format 4 (x-pmu-pebs-baseline=on,
 # a fourth, short boot); skylake-unstable: the Skylake of record format 3
-# with tsc=unstable, PEBS tests 1-8 only (a sixth, short boot: the records'
+# with tsc=unstable, PEBS tests 1-8 only (a fifth, short boot: the records'
 # TSC not converted to perf's clock); plain: the TCG PMU
 # without the erratum model, the tests of a boot without pmu_tests. With
 # TESTS=MODE in the environment, only the tests that mk/init.sh runs for
