@@ -28,8 +28,10 @@ pmis() {
 }
 
 # stats NAME: the count of the record type NAME in perf report --stats,
-# from its first table (the file's; the event's table after it repeats
-# the count)
+# from its first table (the file's; for LOST_SAMPLES the event's table
+# after it gives the records they report lost, which is the same count
+# here: a user-mode event's only reports are those of patch 36, one
+# record each)
 stats() {
 	awk -v n="$1" '$1 == n && $2 == "events:" { print $3; f = 1; exit }
 		END { if (!f) print 0 }' /tmp/figures.stats
@@ -64,3 +66,25 @@ echo "due $(perf script -i /tmp/due.data -F ip 2> /dev/null | grep -c .)" \
 	"$(perf script -i /tmp/due.data --show-switch-events -F tid,time,ip \
 		--ns 2> /dev/null | grep 'PERF_RECORD_SWITCH OUT' |
 		grep -v -c preempt)"
+
+# A full buffer: PEBS on the kernel's instructions of CPU 1 at a period
+# of 50 and 100, for a sleep 1 while a busy loop runs there (README, "A
+# full buffer in the guest"): the samples, the first and last sample's
+# time, and the LOST_SAMPLES reports as "COUNTxLOST" (perf report -D;
+# "COUNTxperf:LOST" for perf's own, of time 0: its ring buffer's).
+taskset -c 1 sh -c 'while :; do :; done' &
+busy=$!
+sleep 1
+for p in 50 100; do
+	taskset -c 0 perf record -q -m 16M -C 1 -e instructions:kpp -c $p \
+		-o /tmp/full.data -- sleep 1 > /dev/null 2>&1 ||
+		echo "figures full failed"
+	t=$(perf script -i /tmp/full.data -F time --ns 2> /dev/null | tr -d ' :' |
+		awk 'NR == 1 { f = $1 } { l = $1 } END { print NR, f, l }')
+	r=$(perf report -D -i /tmp/full.data 2> /dev/null |
+		awk '/PERF_RECORD_LOST_SAMPLES/ { n[($2 == 0 ? "perf:" : "") \
+			substr($NF, 2)]++ }
+			END { for (k in n) printf "%dx%s ", n[k], k }')
+	echo "full $p $t ${r:-none}"
+done
+kill $busy

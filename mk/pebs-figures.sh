@@ -20,7 +20,10 @@
 # the samples and the records reported lost of /pmu-sleep at -c 6 (50
 # records due as the task sleeps, mk/pebs-tests.sh tests 17-18), and how
 # many of its 50 nanosleeps slept (one that does not makes 5 samples and
-# 44 records lost: mk/pebs-tests.sh).
+# 44 records lost: mk/pebs-tests.sh). Then, per boot, a full buffer:
+# PEBS on the kernel's instructions of CPU 1 at periods of 50 and 100
+# beside a busy loop, the samples, their span and the kernel's
+# LOST_SAMPLES reports (README, "A full buffer in the guest").
 # Usage: mk/pebs-figures.sh QEMU VANILLA_BZIMAGE BZIMAGE INITRAMFS OUTDIR
 set -eu
 qemu=$1 vanilla=$2 kernel=$3 initrd=$4 out=$5
@@ -51,6 +54,8 @@ for boot in "7.3 $vanilla 64" "series $kernel 64" "series $kernel 512" \
 		sed "s/^figures /$1 $3 /" >> "$out/runs"
 	grep -a '^due ' "$out/$name/tests.log" |
 		sed "s/^due /$1 $3 /" >> "$out/due"
+	grep -a '^full ' "$out/$name/tests.log" |
+		sed "s/^full /$1 $3 /" >> "$out/full"
 done
 
 echo "kernel   KiB      F  samples   PMIs  PMIs/1000  switches " \
@@ -79,3 +84,8 @@ echo
 echo "kernel   KiB  /pmu-sleep -c 6, 50 records due at a nanosleep:" \
 	"samples  lost  slept"
 awk '{ printf "%-6s %5d %47d %5d %6d\n", $1, $2, $3, $4, $5 }' "$out/due"
+
+echo
+echo "kernel   KiB  kernel PEBS on CPU 1, -c P, sleep 1: P  samples" \
+	"first last  LOST_SAMPLES reports (count x records lost)"
+cat "$out/full"

@@ -56,8 +56,9 @@ rec() {
 			" them twice, or the kernel wrote them twice: README)" }'
 }
 
-# lost_of NAME: the records the kernel reported lost in /tmp/NAME.data
-# (perf report --stats counts the LOST_SAMPLES records), 0 if none
+# lost_of NAME: the LOST_SAMPLES records in /tmp/NAME.data, 0 if none
+# (perf report --stats, its first table: the file's); each of patch 36's
+# reports, the only ones a user-mode event gets here, is of one record
 lost_of() {
 	perf report -i /tmp/$1.data --stats 2> /dev/null |
 		awk '$1 == "LOST_SAMPLES" && $2 == "events:" { print $3; f = 1; exit }
@@ -127,7 +128,7 @@ samples=$(wc -l < /tmp/pebs.ip)
 # With the records the kernel reported lost: a stop that found the
 # counter at its overflow (patch 36) makes one sample fewer.
 echo "# $samples samples (expected $SAMPLES = $INSNS / ($P + 1)), $pmi PMIs on CPU 0," \
-	"$(lost_of pebs) records reported lost"
+	"$(lost_of pebs) LOST_SAMPLES records"
 [ "$rc" = 0 ] && [ "$samples" = $SAMPLES ]
 tap $? "perf record -e instructions:upp -c $P: one PEBS record every $P + 1 instructions"
 
