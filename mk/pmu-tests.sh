@@ -219,7 +219,13 @@ echo "# $samples samples (expected $((INSNS / PERIOD))), $bad not at the" \
 	"(expected $(tail -n 1 /tmp/rec.want))"
 [ "$rc" = 0 ] && [ "$samples" = $((INSNS / PERIOD)) ] &&
 	cmp -s /tmp/rec.got /tmp/rec.want
-tap $? "perf record -c $PERIOD: the k-th sample at instruction k * $PERIOD + 1"
+exact=$?
+# A miss: each sample's place beside the one expected, for the diagnosis
+# (a kernel address is "[unknown]": the PMI taken in the kernel).
+if [ $exact != 0 ]; then
+	paste -d' ' /tmp/rec.got /tmp/rec.want | awk '{ print "#   sample " NR ": " $0 }'
+fi
+tap $exact "perf record -c $PERIOD: the k-th sample at instruction k * $PERIOD + 1"
 
 # Both threads count instructions and a corrupting event while the
 # workaround is switched on and off: no run fails, none loses an
