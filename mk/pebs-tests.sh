@@ -75,7 +75,7 @@ order() {
 # Under TCG a PMI takes milliseconds: perf lowers its sample rate and then
 # throttles. Undo it and keep it so. The throttle bounds every record
 # output (patches 40-41): at 10,000,000 samples a second (40,000 a tick at
-# HZ=250) it bounds none of tests 1-13 and 15-19: test 11 outputs the
+# HZ=250) it bounds none of tests 1-13 and 15-20: test 11 outputs the
 # most, about 150,000 records, some 40 a tick, and test 12 about 30,000,
 # up to a threshold's 16,377 in one drain. Test 14 lowers it.
 RATE=10000000
@@ -92,7 +92,7 @@ echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent
 cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)
 want_pmi=0
 [ "$cs" = tsc ] || want_pmi=$SAMPLES
-LAST=${PEBS_LAST:-19}
+LAST=${PEBS_LAST:-20}
 
 echo "TAP version 13"
 echo "1..$LAST"
@@ -472,4 +472,46 @@ echo "# kernel PEBS -c 50 on CPU 1: $n samples (a buffer: $((THRESH + RESV)) rec
 	"$pmi PMIs on CPU 1; kernel LOST_SAMPLES reports of more than one record and of one: $full"
 [ "$rc" = 0 ] && [ "$n" -gt $((THRESH + RESV)) ] && [ "${full%% *}" -gt 0 ]
 tap $? "a full buffer: its lost records reported, sampling goes on"
+
+# The XMM registers of a record (--intr-regs=XMM0,cx), on /pmu-xmm, whose
+# loop copies its counter to XMM0 where /pmu-loop loads. With format 4
+# the record's XMM group, which PEBS_DATA_CFG adds: after instruction
+# j = k * (P + 1), RCX is N - floor(j / 3) as in test 15, and XMM0 holds
+# the counter as the last copy, the floor((j + 1) / 3)-th, found it: one
+# more than that, its high 64 bits zero. XMM registers keep an event out
+# of large PEBS (intel_pmu_large_pebs_flags()): a PMI for each record.
+# Format 3 has no XMM group, and Linux gives its PMU no extended
+# registers: perf, which asks the kernel, lists none and refuses XMM0.
+loop=$LOOP LOOP=/pmu-xmm
+rec pebsx --intr-regs=XMM0,cx -e instructions:upp -c $P 2> /dev/null
+LOOP=$loop
+if [ "$REC" = 32 ]; then
+	perf script -i /tmp/pebsx.data -F iregs 2> /dev/null |
+		awk '{ x = ""; for (i = 1; i <= NF; i++) {
+			if ($i ~ /^CX:/) c = substr($i, 4)
+			if ($i ~ /^XMM0:/) x = x " " substr($i, 6) }
+		       print c x }' > /tmp/pebsx.got
+	k=0
+	: > /tmp/pebsx.want
+	while [ $k -lt $SAMPLES ]; do
+		k=$((k + 1))
+		j=$((k * (P + 1)))
+		printf '0x%x 0x%x 0x0\n' $((N - j / 3)) $((N - (j + 1) / 3 + 1)) \
+			>> /tmp/pebsx.want
+	done
+	bad=$(paste -d' ' /tmp/pebsx.got /tmp/pebsx.want |
+		awk '$1 != $4 || $2 != $5 || $3 != $6' | wc -l)
+	echo "# --intr-regs=XMM0,cx: $(wc -l < /tmp/pebsx.got) samples, $bad not as" \
+		"expected; first: $(head -n 1 /tmp/pebsx.got) (expected" \
+		"$(head -n 1 /tmp/pebsx.want)), $pmi PMIs on CPU 0"
+	[ "$rc" = 0 ] && [ "$pmi" = $SAMPLES ] && cmp -s /tmp/pebsx.got /tmp/pebsx.want
+	tap $? "--intr-regs=XMM0,cx: each record's XMM0 and RCX as its instruction left them"
+else
+	regs=$(perf record --intr-regs=? 2>&1 | sed -n 's/^available registers: //p')
+	echo "# --intr-regs=XMM0,cx on format 3: perf exit $rc; the registers perf" \
+		"offers: $regs"
+	[ "$rc" != 0 ] && echo " $regs " | grep -q ' CX ' &&
+		! echo "$regs" | grep -q XMM
+	tap $? "--intr-regs=XMM0: refused, format 3 has no XMM group"
+fi
 exit 0

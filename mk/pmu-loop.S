@@ -18,6 +18,8 @@
  * Built with -DSLEEP -DITERS=50 (/pmu-sleep, mk/pebs-tests.sh), 50
  * nanosleeps of 1 ms, each the sixth user instruction after the start
  * or after the one before, then exit(0): 6 * 50 + 5 instructions.
+ * Built with -DXMM (/pmu-xmm, mk/pebs-tests.sh), a copy of the loop
+ * counter to XMM0 instead of the load: the same instructions, no load.
  */
 #ifndef ITERS
 #define ITERS 1000000
@@ -42,8 +44,10 @@ _start:
 ms:	.quad	0, 1000000
 #else
 	mov	$ITERS, %ecx
-#ifdef XCHG
+#if defined(XCHG)
 1:	xchg	%rax, (%rsp)
+#elif defined(XMM)
+1:	movq	%rcx, %xmm0
 #else
 1:	mov	(%rsp), %rax
 #endif
