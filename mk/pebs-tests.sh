@@ -488,10 +488,11 @@ tap $? "a full buffer: its lost records reported, sampling goes on"
 # The XMM registers of a record (--intr-regs=XMM0,cx), on /pmu-xmm, whose
 # loop copies its counter to XMM0 where /pmu-loop loads. With format 4
 # the record's XMM group, which PEBS_DATA_CFG adds: after instruction
-# j = k * (P + 1), RCX is N - floor(j / 3) as in test 15, and XMM0 holds
-# the counter as the last copy, the floor((j + 1) / 3)-th, found it: one
-# more than that, its high 64 bits zero. XMM registers keep an event out
-# of large PEBS (intel_pmu_large_pebs_flags()): a PMI for each record.
+# j = k * (P + 1), RCX is N - floor(j / 3) as in test 15, and XMM0 is
+# N - floor((j + 1) / 3) + 1, the counter as the last copy (the
+# floor((j + 1) / 3)-th) found it, its high 64 bits zero. XMM registers
+# keep an event out of large PEBS (intel_pmu_large_pebs_flags()): a PMI
+# for each record.
 # Format 3 has no XMM group, and Linux gives its PMU no extended
 # registers: perf, which asks the kernel, lists none and refuses XMM0.
 loop=$LOOP LOOP=/pmu-xmm

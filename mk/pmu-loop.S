@@ -19,7 +19,8 @@
  * nanosleeps of 1 ms, each the sixth user instruction after the start
  * or after the one before, then exit(0): 6 * 50 + 5 instructions.
  * Built with -DXMM (/pmu-xmm, mk/pebs-tests.sh), a copy of the loop
- * counter to XMM0 instead of the load: the same instructions, no load.
+ * counter to XMM0 instead of the load: as many instructions, no load
+ * (the copy is a byte longer: offset() of mk/pmu-loop.sh does not apply).
  */
 #ifndef ITERS
 #define ITERS 1000000
