@@ -108,7 +108,7 @@ done
 # The build machinery and the CI script, though no kernel files: their
 # usage lines name the script, and mount's "-t proc proc" is no repeated
 # word.
-for f in mk/*.sh .ci/run; do
+for f in mk/*.sh mk/*.c .ci/run; do
 	run_checkpatch "$f" . --ignore EMBEDDED_FILENAME,REPEATED_WORD -f "$f"
 done
 echo "check-fast: checkpatch --strict on $n patches and files"

@@ -3,8 +3,8 @@
 # Build the test initramfs: busybox, Debian's perf with its libraries,
 # the installed kselftests, mk/init.sh as /init, and for the boots on the
 # emulated Haswell and Skylake mk/pmu-tests.sh, mk/pebs-tests.sh (with
-# mk/tap.sh, mk/pmu-loop.sh) and their test programs, all from
-# mk/pmu-loop.S; mk/cost-tests.sh for mk/cost.sh; mk/fuzz-tests.sh with
+# mk/tap.sh, mk/pmu-loop.sh) and their test programs, from mk/pmu-loop.S
+# and mk/pmu-shares.c; mk/cost-tests.sh for mk/cost.sh; mk/fuzz-tests.sh with
 # perf_fuzz (tools/testing/x86-perf-fuzz/) and Debian's trinity.
 # Usage: mk/initramfs.sh KSELFTEST_INSTALL_DIR OUTPUT.cpio.gz
 set -eu
@@ -34,6 +34,7 @@ gcc -nostdlib -static -DITERS=100000000 -o "$root/pmu-long" "$here/pmu-loop.S"
 gcc -nostdlib -static -DSWITCH -o "$root/pmu-switch" "$here/pmu-loop.S"
 gcc -nostdlib -static -DSLEEP -DITERS=50 -o "$root/pmu-sleep" "$here/pmu-loop.S"
 gcc -nostdlib -static -DXMM -o "$root/pmu-xmm" "$here/pmu-loop.S"
+gcc -O2 -Wall -static -o "$root/pmu-shares" "$here/pmu-shares.c"
 cp "$here/cost-tests.sh" "$root/cost-tests.sh"
 cp "$here/pebs-figures-tests.sh" "$root/pebs-figures-tests.sh"
 cp "$here/fuzz-tests.sh" "$root/fuzz-tests.sh"

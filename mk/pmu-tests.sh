@@ -472,63 +472,74 @@ tap $((rc | ok)) "next to an idle sibling, two corrupting and two other events c
 # Events running across the sibling's offline and online (series patches
 # "perf/x86/intel: KUnit: bring the XSU threads up and down as CPU hotplug
 # does" and "... Keep to half the counters only while the sibling needs
-# them"): four corrupting events (r81d0:u) on CPU 0 (perf stat -C 0,
-# printed every 250 ms: -I) while /pmu-loop runs there over and over, and
-# CPU 1 counts four events of its own, goes offline with them, comes back
-# and counts four r00c5 (branch mispredicts, which the emulated PMU never
-# counts: a load leaking in is the only way to a count). No hotplug
-# callback reschedules either thread. With CPU 1 offline all four of CPU
-# 0's events run all the time; back online, CPU 1's events get counters
-# and count nothing (no leak). Before the offline and after the online,
-# each thread rotates its four events on two counters, and in every
-# interval of either phase the shares of CPU 0's events add up to 200% at
-# most (two counters all the time) and 190% at least: they stop while CPU
-# 0 rotates (197% to 199% measured). When a thread rotates, all its events
-# go and come back; the series keeps its counters held and its corrupting
-# events present until it is done (patches "... Let a starving corrupting
-# event make its sibling keep to half the counters" and "... Keep to half
-# the counters only while the sibling needs them"). Released at once, a
-# pass of the sibling in between took more than half, and the thread's
-# events found no counter until its next rotation (the sums measured then
-# are in those patches' messages). Which interval is in which phase: perf
-# flushes its output after each interval, so the script counts the
-# intervals printed when a phase begins (N) and ends (M), and judges
-# intervals N + 3 to M: interval N + 1 was under way at the change, and
-# N + 2 may have begun before the change took effect (within a
-# multiplexing interval, 4 ms). Each phase lasts 4 s.
-# ivals: how many intervals perf has printed (4 lines each)
+# them"): four corrupting events (0x81d0 at user level) on CPU 0, read
+# every 250 ms by /pmu-shares (mk/pmu-shares.c) while /pmu-loop runs
+# there over and over, and CPU 1 counts four events of its own, goes
+# offline with them, comes back and counts four r00c5 (branch
+# mispredicts, which the emulated PMU never counts: a load leaking in is
+# the only way to a count). No hotplug callback reschedules either
+# thread. With CPU 1 offline all four of CPU 0's events run all the
+# time; back online, CPU 1's events get counters and count nothing (no
+# leak). Before the offline and after the online, each thread rotates
+# its four events on two counters: in every interval of either phase
+# CPU 0's events run 200% of the interval at most (two counters all the
+# time) and 190% at least (they stop while CPU 0 rotates, and for longer
+# if the host preempts the vCPU in the middle of it; three runs measured
+# 199.7% of the union and 200.1% of the intersection at least). The
+# events' intervals are windows of their own, between their two reads,
+# so the most is judged against the union of the four windows and the
+# least against their intersection, both bounded by /pmu-shares' reads
+# of perf's clock (perf stat -I gives only each event's share of its own
+# window: with the reads of one interval up to 18 ms apart, a helper's
+# boot beside two others saw 201%). When a thread rotates, all its
+# events go and come back; the series keeps its counters held and its
+# corrupting events present until it is done (patches "... Let a
+# starving corrupting event make its sibling keep to half the counters"
+# and "... Keep to half the counters only while the sibling needs
+# them"). Released at once, a pass of the sibling in between took more
+# than half, and the thread's events found no counter until its next
+# rotation (the figures are in those patches' messages; with the used
+# mask and has_exclusive[] released at the put, this test failed in 2
+# runs of 3). Which interval is in which phase: /pmu-shares flushes each
+# interval's line, so the script counts the intervals printed when a
+# phase begins (N) and ends (M), and judges intervals N + 3 to M:
+# interval N + 1 was under way at the change, and N + 2 may have begun
+# before the change took effect (within a multiplexing interval, 4 ms).
+# Each phase lasts 4 s.
+# ivals: how many intervals /pmu-shares has printed
 ivals() {
-	awk -F, '/^ *[0-9]/ && !($1 in t) { t[$1]; n++ } END { print n + 0 }' \
-		/tmp/hx
+	wc -l < /tmp/hx
 }
-# phase N M: the sum of the shares of CPU 0's events in each of the
-# intervals N + 3 to M, one per line
+# phase N M: the intervals N + 3 to M, one per line: the events' time
+# running in percent of the union of their windows and of their
+# intersection (union intersection sum run1 enabled1 ...: /tmp/hx)
 phase() {
-	awk -F, -v n="$1" -v m="$2" '/^ *[0-9]/ { if (!($1 in s)) i++
-		s[$1] += $6; idx[$1] = i }
-		END { for (t in s) if (idx[t] >= n + 3 && idx[t] <= m) print s[t] }' \
-		/tmp/hx
+	awk -v n="$1" -v m="$2" 'NR >= n + 3 && NR <= m {
+		printf "%.1f/%.1f\n", 100 * $3 / $1, 100 * $3 / $2 }' /tmp/hx
 }
-# over N M: the intervals N + 3 to M whose shares add up to more than
-# 200%, each with its events' time running (ns) and share (a diagnosis:
-# seen once, 201%, in 2026-11-26's make check, not in 10 runs after)
-over() {
-	awk -F, -v n="$1" -v m="$2" '/^ *[0-9]/ { if (!($1 in s)) i++
-		s[$1] += $6; idx[$1] = i; l[$1] = l[$1] " " $5 "ns " $6 "%" }
-		END { for (t in s) if (idx[t] >= n + 3 && idx[t] <= m &&
-				      s[t] > 200.05)
-				print "# over 200% at " t ":" l[t] }' /tmp/hx
+# halves N M: the intervals N + 3 to M ran two counters' worth of time:
+# at most twice the union, at least 1.9 times the intersection; prints
+# those that did not, whole
+halves() {
+	awk -v n="$1" -v m="$2" 'NR >= n + 3 && NR <= m &&
+		!($3 <= 2 * $1 && $3 >= 1.9 * $2) { print "# not half:", $0; bad = 1 }
+		END { exit bad }' /tmp/hx
+}
+# alone N M: in the intervals N + 3 to M every event ran all its window
+alone() {
+	awk -v n="$1" -v m="$2" 'NR >= n + 3 && NR <= m {
+		for (i = 4; i < NF; i += 2)
+			if ($i != $(i + 1)) { print "# not alone:", $0; bad = 1 } }
+		END { exit bad }' /tmp/hx
 }
 ok=0
-rm -f /tmp/hx.go /tmp/hx.done
+rm -f /tmp/hx /tmp/hx.done
 sib_start /tmp/hxsib0 r00c4,r00c5,r01c2,r02c2 || ok=1
-taskset -c 0 perf stat -C 0 -x, -I 250 -o /tmp/hx \
-	-e r81d0:u,r81d0:u,r81d0:u,r81d0:u -- sh -c ': > /tmp/hx.go
-	while [ ! -e /tmp/hx.done ]; do '"$LOOP"'; done' &
+taskset -c 0 /pmu-shares 0 250 /tmp/hx.done 0x81d0 0x81d0 0x81d0 0x81d0 \
+	> /tmp/hx &
 hx_pid=$!
-while [ ! -e /tmp/hx.go ]; do
-	sleep 0.1
-done
+taskset -c 0 sh -c 'while [ ! -e /tmp/hx.done ]; do '"$LOOP"'; done' &
+loop_pid=$!
 sleep 4
 n1=$(ivals)
 echo 0 > $CPU1 || ok=1
@@ -544,26 +555,22 @@ n5=$(ivals)
 sib_stop || ok=1
 : > /tmp/hx.done
 wait $hx_pid || ok=1
+wait $loop_pid || ok=1
 a=$(phase 0 "$n1")
 b=$(phase "$n2" "$n3")
 c=$(phase "$n4" "$n5")
 sib=$(awk -F, '$3 == "r00c5" { printf "%s %s;", $1, $5 }' /tmp/hxsib1)
 echo "# intervals printed: offline $n1-$n2, online from $n3, sibling" \
-	"counts $n4-$n5; CPU 0's sums of shares per interval: sibling" \
-	"counting:" $a "; offline:" $b "; back, counting:" $c
+	"counts $n4-$n5; CPU 0's time running per interval, in percent of" \
+	"the union/intersection of its windows: sibling counting:" $a \
+	"; offline:" $b "; back, counting:" $c
 echo "# CPU 1 back, r00c5 x4 (count, share %): $sib"
-over 0 "$n1"
-over "$n4" "$n5"
 for p in "$a" "$b" "$c"; do
 	[ "$(echo "$p" | wc -w)" -ge 3 ] || ok=1
 done
-for p in "$a" "$c"; do
-	echo "$p" | awk '!($1 >= 190 && $1 <= 200.05) { bad = 1 }
-		END { exit bad }' || ok=1
-done
-for s in $b; do
-	[ "$s" = 400 ] || ok=1
-done
+halves 0 "$n1" || ok=1
+alone "$n2" "$n3" || ok=1
+halves "$n4" "$n5" || ok=1
 echo "$sib" | awk -v RS=';' 'NF { n++; if ($1 != 0 || !($2 > 0)) bad = 1 }
 	END { exit bad || n != 4 }' || ok=1
 tap $ok "CPU 0 across its sibling's offline and online: half, all alone, no leak after"
