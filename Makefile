@@ -96,7 +96,7 @@ KUNIT_PY = $(STAGED)/tools/testing/kunit/kunit.py
 
 .PHONY: all deps base stage kernel kselftest initramfs boot haswell check \
 	check-fast prefixes figures refresh export deb-pkg qemu boot-pmu cost \
-	soak pebs-figures clean
+	soak pebs-figures sigtrap-figures clean
 
 all: boot haswell
 	@mk/show.sh $(HASWELL)/tests.log $(HASWELL_LOSS)/tests.log $(SKYLAKE)/tests.log \
@@ -256,6 +256,13 @@ pebs-figures: kernel initramfs qemu
 	@mk/vanilla.sh $(PRISTINE) $(FRAGMENT) $(B)/vanilla $(JOBS)
 	@mk/pebs-figures.sh $(QEMU_BIN) $(B)/vanilla/kernel/arch/x86/boot/bzImage \
 		$(BZIMAGE) $(INITRAMFS) $(B)/pebs-figures
+
+# By hand: two boots on the emulated Haswell (mk/sigtrap-figures.sh), the
+# host otherwise idle, then beside HOGS busy loops (default 2); logs
+# under build/sigtrap-figures/.
+sigtrap-figures: kernel initramfs qemu
+	@mk/sigtrap-figures.sh $(QEMU_BIN) $(BZIMAGE) $(INITRAMFS) \
+		$(B)/sigtrap-figures
 
 clean:
 	rm -rf $(B)

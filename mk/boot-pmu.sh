@@ -17,7 +17,8 @@
 # TESTS=MODE in the environment, only the tests that mk/init.sh runs for
 # pmu_tests=MODE, KUnit off (TESTS=cost: mk/cost.sh; TESTS=soak with
 # SOAK_SECS=N and SOAK_SEED=S: make soak, the kernel under fuzz for N
-# seconds, from seed S; TESTS=figures: mk/pebs-figures.sh). Console to
+# seconds, from seed S; TESTS=figures: mk/pebs-figures.sh; TESTS=sigtrap:
+# mk/sigtrap-figures.sh). Console to
 # OUTDIR/console.log, the initramfs' TAP (second serial port) to
 # OUTDIR/tests.log; then the PMU lines of the boot log,
 # the TAP results and a scan of the console for kernel reports. Exit 1 if

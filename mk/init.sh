@@ -25,7 +25,8 @@ out=/dev/ttyS1
 # pmu_tests=pebs: only the PEBS tests, mk/pebs-tests.sh; its boot with
 # tsc=unstable pmu_tests=pebs-unstable: only their first 8. mk/cost.sh's
 # boots add pmu_tests=cost: only mk/cost-tests.sh; mk/pebs-figures.sh's
-# add pmu_tests=figures: only mk/pebs-figures-tests.sh. make soak's boot
+# add pmu_tests=figures: only mk/pebs-figures-tests.sh; mk/sigtrap-figures.sh's
+# pmu_tests=sigtrap: only mk/sigtrap-tests.sh. make soak's boot
 # adds pmu_tests=soak, fuzz_secs=N and fuzz_seed=S: only that, for N
 # seconds from seed S, with trinity beside it.
 pmu= fuzz_secs=600 fuzz_seed=1
@@ -74,7 +75,7 @@ run_all() {
 
 {
 	case "$pmu" in
-	loss|pebs|pebs-unstable|cost|figures|soak) ;;
+	loss|pebs|pebs-unstable|cost|figures|sigtrap|soak) ;;
 	*) run_all ;;
 	esac
 	if [ "$pmu" = pebs ]; then
@@ -89,6 +90,9 @@ run_all() {
 	elif [ "$pmu" = figures ]; then
 		echo "== figures"
 		/pebs-figures-tests.sh
+	elif [ "$pmu" = sigtrap ]; then
+		echo "== sigtrap"
+		/sigtrap-tests.sh
 	elif [ "$pmu" = soak ]; then
 		echo "== fuzz"
 		FUZZ_SECS=$fuzz_secs FUZZ_SEED=$fuzz_seed TRINITY=1 \

@@ -4,8 +4,10 @@
 # the installed kselftests, mk/init.sh as /init, and for the boots on the
 # emulated Haswell and Skylake mk/pmu-tests.sh, mk/pebs-tests.sh (with
 # mk/tap.sh, mk/pmu-loop.sh) and their test programs, from mk/pmu-loop.S
-# and mk/pmu-shares.c; mk/cost-tests.sh for mk/cost.sh; mk/fuzz-tests.sh with
-# perf_fuzz (tools/testing/x86-perf-fuzz/) and Debian's trinity.
+# and mk/pmu-shares.c; mk/cost-tests.sh for mk/cost.sh;
+# mk/pebs-figures-tests.sh and mk/sigtrap-tests.sh for their figures;
+# mk/fuzz-tests.sh with perf_fuzz (tools/testing/x86-perf-fuzz/) and
+# Debian's trinity.
 # Usage: mk/initramfs.sh KSELFTEST_INSTALL_DIR OUTPUT.cpio.gz
 set -eu
 kst=$1
@@ -37,6 +39,7 @@ gcc -nostdlib -static -DXMM -o "$root/pmu-xmm" "$here/pmu-loop.S"
 gcc -O2 -Wall -static -o "$root/pmu-shares" "$here/pmu-shares.c"
 cp "$here/cost-tests.sh" "$root/cost-tests.sh"
 cp "$here/pebs-figures-tests.sh" "$root/pebs-figures-tests.sh"
+cp "$here/sigtrap-tests.sh" "$root/sigtrap-tests.sh"
 cp "$here/fuzz-tests.sh" "$root/fuzz-tests.sh"
 gcc -O2 -Wall -static -pthread -o "$root/perf-fuzz" \
 	"$here/../tools/testing/x86-perf-fuzz/perf_fuzz.c"
