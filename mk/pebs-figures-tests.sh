@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # The guest's side of mk/pebs-figures.sh: perf record -F F of a precise
-# event on /pmu-mid (mk/pmu-loop.S with 10,000,000 iterations, 30,000,004
-# user instructions), pinned to CPU 0, for F of 1000, 4000 and 10000, on
-# the emulated Skylake. One line per run on standard output:
+# event on /pmu-long (mk/pmu-loop.S with 100,000,000 iterations,
+# 300,000,004 user instructions), pinned to CPU 0, for F of 1000, 4000
+# and 10000, on the emulated Skylake. One line per run on standard output:
 #   figures F SAMPLES PMIS SWITCHES THROTTLES LOST FIRST LAST
 # the samples perf wrote; the PMIs CPU 0 took during the command
 # (/proc/interrupts); the loop's switches out of its CPU
@@ -15,7 +15,7 @@
 #   due SAMPLES LOST SLEPT
 # SLEPT the nanosleeps that left the CPU (PERF_RECORD_SWITCH out, not
 # preempted).
-MID=/pmu-mid
+FREQ_LOOP=/pmu-long
 
 # As mk/pebs-tests.sh: under TCG a PMI takes milliseconds, and perf would
 # lower its sample rate; the same limits for every kernel measured.
@@ -40,7 +40,7 @@ stats() {
 for F in 1000 4000 10000; do
 	pmi=$(pmis)
 	if ! taskset -c 0 perf record -q --switch-events -F $F \
-	     -e instructions:upp -o /tmp/figures.data -- $MID \
+	     -e instructions:upp -o /tmp/figures.data -- $FREQ_LOOP \
 	     > /tmp/figures.out 2>&1; then
 		echo "figures $F failed"
 		sed 's/^/# /' /tmp/figures.out

@@ -6,7 +6,7 @@
 # and buffers of 64 KiB, 512 KiB and 4 MiB (pebs_buffer_size=, the
 # largest CONFIG_PERF_EVENTS_INTEL_PEBS_MAX_SHIFT allows). Each boot runs
 # mk/pebs-figures-tests.sh: perf record -F 1000, 4000 and 10000 of
-# instructions:upp on 30,000,004 user instructions. Prints per boot and
+# instructions:upp on 300,000,004 user instructions. Prints per boot and
 # frequency: the samples, the PMIs and the PMIs per 1000 samples, the
 # loop's switches out, the records per drain, the throttles and lost
 # records perf reports, and the samples per second of the run, from the
@@ -27,7 +27,7 @@
 # Usage: mk/pebs-figures.sh QEMU VANILLA_BZIMAGE BZIMAGE INITRAMFS OUTDIR
 set -eu
 qemu=$1 vanilla=$2 kernel=$3 initrd=$4 out=$5
-insns=30000004
+insns=300000004
 
 hz=$(sed -n 's/^CONFIG_HZ=//p' "$(dirname "$kernel")/../../../.config")
 rm -rf "$out"
