@@ -3,7 +3,7 @@
 # The fast checks: userspace tests of the pure algorithm sources the kernel
 # compiles (each harness under tools/testing/ that has a 'check' target and
 # is ours), that no patch carries an author or a sign-off, and checkpatch
-# --strict on every patch, every overlay file and every mk/*.sh.
+# --strict on every patch, every overlay file and every mk/*.sh and mk/*.c.
 # Usage: mk/check-fast.sh PRISTINE OUTDIR RESULT_FILE
 # RESULT_FILE receives "passed failed skipped" for the final summary.
 set -u

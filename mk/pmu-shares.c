@@ -105,10 +105,18 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (i = 0; i < n; i++) {
-		fd[i] = open_event(PERF_TYPE_RAW,
-				   strtoull(argv[4 + i], NULL, 0), cpu, 1);
+		char *end;
+		__u64 config = strtoull(argv[4 + i], &end, 0);
+
+		if (*end || end == argv[4 + i]) {
+			fprintf(stderr, "pmu-shares: not a number: %s\n",
+				argv[4 + i]);
+			return 2;
+		}
+		fd[i] = open_event(PERF_TYPE_RAW, config, cpu, 1);
 		if (fd[i] < 0) {
-			perror(argv[4 + i]);
+			fprintf(stderr, "pmu-shares: %s: ", argv[4 + i]);
+			perror(NULL);
 			return 1;
 		}
 	}

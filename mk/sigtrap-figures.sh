@@ -13,6 +13,9 @@ qemu=$1 kernel=$2 initrd=$3 out=$4
 hogs=${HOGS:-2}
 here=$(dirname "$0")
 pids=
+# A shell that a signal stops runs no EXIT trap, and the busy loops
+# ignore the terminal's interrupt: leave through exit.
+trap 'exit 130' INT TERM HUP
 trap 'for p in $pids; do kill "$p"; done' EXIT
 mkdir -p "$out"
 for load in 0 "$hogs"; do

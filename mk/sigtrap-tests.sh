@@ -28,6 +28,8 @@ if [ "${1:-}" = one ]; then
 	rc=$?
 	awk -v b="$b" -v e="$(up)" -v rc=$rc \
 		'BEGIN { printf "%.2f %d\n", e - b, rc }'
+	# a failed case's output, for the console
+	[ $rc = 0 ] || sed 's/^/# /' /tmp/sigtrap.out >&2
 	exit 0
 fi
 
@@ -36,8 +38,9 @@ fi
 spins() {
 	perf lock contention -i "$1" -E 1000 -k wait_total 2>&1 | awk '
 	function ms(v, u) {
-		return u == "s" ? v * 1000 : u == "ms" ? v : u == "us" ? \
-			v / 1000 : v / 1000000
+		return u == "h" ? v * 3600000 : u == "m" ? v * 60000 : \
+			u == "s" ? v * 1000 : u == "ms" ? v : \
+			u == "us" ? v / 1000 : v / 1000000
 	}
 	$8 == "spinlock" {
 		n += $1
@@ -50,7 +53,7 @@ spins() {
 	END { printf "%d %.1f %.1f %s\n", n, t, m, top == "" ? "-" : top }'
 }
 
-mount -t tracefs nodev /sys/kernel/tracing
+mount -t tracefs nodev /sys/kernel/tracing || exit 1
 cd /tmp || exit 1
 for c in signal_stress signal_stress_with_disable; do
 	i=0
@@ -58,6 +61,10 @@ for c in signal_stress signal_stress_with_disable; do
 		echo "sigtrap $c run $("$0" one $c)"
 		i=$((i + 1))
 	done
-	t=$(perf lock record -o /tmp/lock.data -- "$0" one $c 2> /dev/null)
-	echo "sigtrap $c lock $t $(spins /tmp/lock.data)"
+	if t=$(perf lock record -o /tmp/lock.data -- "$0" one $c 2> /dev/null) &&
+	   [ -n "$t" ]; then
+		echo "sigtrap $c lock $t $(spins /tmp/lock.data)"
+	else
+		echo "# sigtrap: perf lock record of $c failed"
+	fi
 done
