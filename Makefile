@@ -26,6 +26,8 @@
 #                     a guest loop, PMU off, on, erratum on, PEBS
 #   make soak         the kernel under fuzz on the emulated Haswell for
 #                     SOAK_SECS seconds (default 600): perf_fuzz and trinity
+#   make fuzz-loop    make check's fuzz phase alone in RUNS boots (default
+#                     10), the last beside HOGS host busy loops
 #   make pebs-figures frequency-mode PEBS on the emulated Skylake, 7.3 as
 #                     shipped against the series, buffers of 64 KiB-4 MiB
 
@@ -96,7 +98,7 @@ KUNIT_PY = $(STAGED)/tools/testing/kunit/kunit.py
 
 .PHONY: all deps base stage kernel kselftest initramfs boot haswell check \
 	check-fast prefixes figures refresh export deb-pkg qemu boot-pmu cost \
-	soak pebs-figures sigtrap-figures clean
+	soak fuzz-loop pebs-figures sigtrap-figures clean
 
 all: boot haswell
 	@mk/show.sh $(HASWELL)/tests.log $(HASWELL_LOSS)/tests.log $(SKYLAKE)/tests.log \
@@ -248,6 +250,12 @@ SOAK_SEED	?= 1
 soak: kernel initramfs qemu
 	@TESTS=soak SOAK_SECS=$(SOAK_SECS) SOAK_SEED=$(SOAK_SEED) mk/boot-pmu.sh $(QEMU_BIN) \
 		$(BZIMAGE) $(INITRAMFS) $(B)/soak on $$(($(SOAK_SECS) + 600))
+
+# By hand: make check's fuzz phase alone (mk/fuzz-loop.sh), RUNS boots,
+# seeds SEEDS in turn, from boot HOGS_FROM on beside HOGS busy loops;
+# logs under build/fuzz-loop/.
+fuzz-loop: kernel initramfs qemu
+	@mk/fuzz-loop.sh $(QEMU_BIN) $(BZIMAGE) $(INITRAMFS) $(B)/fuzz-loop
 
 # By hand: 7.3 as shipped built beside the series (mk/vanilla.sh), then
 # four short boots on the emulated Skylake (mk/pebs-figures.sh), logs

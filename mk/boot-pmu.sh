@@ -119,7 +119,7 @@ start=$(date +%s)
 rc=0
 # A guest still running after TIMEOUT: mk/hang.py samples where its vCPUs
 # are through QEMU's monitor (a socket of a directory of its own: a UNIX
-# socket's path is short), then QEMU is stopped, 30 s later.
+# socket's path is short), then QEMU is stopped, 60 s later.
 mon=$(mktemp -d "${TMPDIR:-/tmp}/boot-pmu.XXXXXX")
 sysmap=$(dirname "$kernel")/../../../System.map
 python3 "$(dirname "$0")/hang.py" "$limit" "$mon/sock" "$sysmap" \
@@ -128,7 +128,7 @@ hang=$!
 # -L: a QEMU built from Debian's dfsg source has no firmware of its own.
 # The NMI watchdog would hold a fixed counter, and mitigations would turn
 # PTI on for an Intel model.
-timeout --foreground $((limit + 30)) "$qemu" \
+timeout --foreground $((limit + 60)) "$qemu" \
 	-nodefaults -no-reboot -display none \
 	-monitor "unix:$mon/sock,server=on,wait=off" \
 	-L /usr/share/qemu -bios /usr/share/qemu/qboot.rom \
@@ -143,7 +143,7 @@ kill "$hang" 2> /dev/null || true
 wait "$hang" 2> /dev/null || true
 rm -rf "$mon"
 if [ "$rc" = 124 ]; then
-	echo "boot-pmu: QEMU timed out: not done after ${limit}s, stopped 30 s later"
+	echo "boot-pmu: QEMU timed out: not done after ${limit}s, stopped 60 s later"
 	cat "$out/hang.txt"
 fi
 

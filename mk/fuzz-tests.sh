@@ -49,26 +49,27 @@ dump() {
 }
 
 # mon: every 5 s, the guest's uptime, the NMIs (the PMIs, the NMI
-# watchdog being off) and function-call IPIs of each online CPU, perf's
-# sample rate limit and the load average: what a stall, should there be
-# one, is read against
+# watchdog being off), local timer interrupts and function-call IPIs of
+# each online CPU, perf's sample rate limit and the load average: what a
+# stall, should there be one, is read against. As TAP comments, as they
+# come: a guest that hangs has written those before it.
 mon() {
 	while :; do
 		irq=$(awk 'FILENAME == "/proc/uptime" { printf "%s s:", $1; next }
 			   FNR == 1 { n = NF; next }
-			   $1 == "NMI:" || $1 == "CAL:" {
+			   $1 == "NMI:" || $1 == "LOC:" || $1 == "CAL:" {
 				printf " %s", $1
 				for (i = 2; i <= n + 1; i++)
 					printf " %s", $i
 			   }' /proc/uptime /proc/interrupts)
 		# one write per line: the kill at the end cuts none
-		echo "mon $irq, max sample rate" \
+		echo "# mon $irq, max sample rate" \
 			"$(cat /proc/sys/kernel/perf_event_max_sample_rate)," \
 			"load $(cut -d' ' -f1-3 /proc/loadavg)"
 		sleep 5
 	done
 }
-mon > /tmp/mon.log 2>&1 &
+mon &
 mon_pid=$!
 
 /perf-fuzz -s "$seed" -t "$secs" -l /pmu-loop -i $INSNS -b $((N + 1)) \
@@ -90,7 +91,7 @@ wait $fuzz_pid
 rc=$?
 kill $mon_pid
 wait $mon_pid 2>/dev/null
-sed 's/^/# /' /tmp/fuzz.log /tmp/mon.log
+sed 's/^/# /' /tmp/fuzz.log
 tap $rc "perf_fuzz: $secs s, seed $seed: every invariant held, the state idle after"
 if [ "$trinity" = 1 ]; then
 	wait "$trinity_pid"

@@ -28,7 +28,8 @@ out=/dev/ttyS1
 # add pmu_tests=figures: only mk/pebs-figures-tests.sh; mk/sigtrap-figures.sh's
 # pmu_tests=sigtrap: only mk/sigtrap-tests.sh. make soak's boot
 # adds pmu_tests=soak, fuzz_secs=N and fuzz_seed=S: only that, for N
-# seconds from seed S, with trinity beside it.
+# seconds from seed S, with trinity beside it; pmu_tests=fuzz, the same
+# without trinity: make check's fuzz phase alone, for make fuzz-loop.
 pmu= fuzz_secs=600 fuzz_seed=1
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
@@ -75,7 +76,7 @@ run_all() {
 
 {
 	case "$pmu" in
-	loss|pebs|pebs-unstable|cost|figures|sigtrap|soak) ;;
+	loss|pebs|pebs-unstable|cost|figures|sigtrap|soak|fuzz) ;;
 	*) run_all ;;
 	esac
 	if [ "$pmu" = pebs ]; then
@@ -97,6 +98,9 @@ run_all() {
 		echo "== fuzz"
 		FUZZ_SECS=$fuzz_secs FUZZ_SEED=$fuzz_seed TRINITY=1 \
 			/fuzz-tests.sh
+	elif [ "$pmu" = fuzz ]; then
+		echo "== fuzz"
+		FUZZ_SECS=$fuzz_secs FUZZ_SEED=$fuzz_seed /fuzz-tests.sh
 	elif [ -n "$pmu" ]; then
 		echo "== pmu"
 		ERRATUM=$pmu /pmu-tests.sh
