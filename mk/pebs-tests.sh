@@ -386,7 +386,7 @@ echo "# -d: $(wc -l < /tmp/pebsd.got) samples, $pmi PMIs on CPU 0"
 tap $? "-d: large PEBS, $SAMPLES records at the exact instructions"
 
 # A record due as the task leaves the CPU. Each of /pmu-sleep's 50
-# nanosleeps of 1 ms is the sixth instruction after the start or after
+# nanosleeps of 20 ms is the sixth instruction after the start or after
 # the return of the one before: at a period of 6, each overflows the
 # counter, which arms the assist, and the task sleeps before its next
 # instruction, whose event would write the record. The stop reads the

@@ -16,11 +16,18 @@
  * /sys/devices/cpu/ht_bug_workaround, the loop again, then exit(0), or
  * exit(1) if the write fails: twice the loads, the write's in the kernel.
  * Built with -DSLEEP -DITERS=50 (/pmu-sleep, mk/pebs-tests.sh), 50
- * nanosleeps of 1 ms, each the sixth user instruction after the start
- * or after the one before, then exit(0): 6 * 50 + 5 instructions.
+ * nanosleeps of 20 ms, each the sixth user instruction after the start
+ * or after the one before, then exit(0): 6 * 50 + 5 instructions. (Of
+ * 1 ms until 2026-12-02, when 3 to 7 of 50 returned without sleeping
+ * in every run on the emulated Skylake: the timer expired before
+ * schedule(), README.)
  * Built with -DXMM (/pmu-xmm, mk/pebs-tests.sh), a copy of the loop
  * counter to XMM0 instead of the load: as many instructions, no load
  * (the copy is a byte longer: offset() of mk/pmu-loop.sh does not apply).
+ * Built with -DPARK (/pmu-park, mk/pmu-tests.sh), no loop: an mmap() of
+ * 16 MiB with MAP_POPULATE, its 12th instruction, timed by RDTSC before
+ * and after; the TSC cycles it took go to standard output as 8 bytes,
+ * then exit(0).
  */
 #ifndef ITERS
 #define ITERS 1000000
@@ -28,7 +35,33 @@
 	.globl	_start
 	.text
 _start:
-#ifdef SLEEP
+#ifdef PARK
+	rdtsc
+	shl	$32, %rdx
+	or	%rdx, %rax
+	mov	%rax, %r12
+	mov	$9, %eax		/* mmap(0, 16 MiB, RW, PRIVATE | ANON | */
+	xor	%edi, %edi		/*      POPULATE, -1, 0) */
+	mov	$0x1000000, %esi
+	mov	$3, %edx
+	mov	$0x8022, %r10d
+	mov	$-1, %r8
+	xor	%r9d, %r9d
+	syscall
+	rdtsc
+	shl	$32, %rdx
+	or	%rdx, %rax
+	sub	%r12, %rax
+	push	%rax
+	mov	$1, %eax		/* write(1, &cycles, 8) */
+	mov	$1, %edi
+	mov	%rsp, %rsi
+	mov	$8, %edx
+	syscall
+	mov	$60, %eax
+	xor	%edi, %edi
+	syscall
+#elif defined(SLEEP)
 	nop
 	mov	$ITERS, %ebx
 1:	mov	$35, %eax		/* nanosleep(&ms, NULL) */
@@ -42,7 +75,7 @@ _start:
 	syscall
 	.section .rodata
 	.balign	8
-ms:	.quad	0, 1000000
+ms:	.quad	0, 20000000
 #else
 	mov	$ITERS, %ecx
 #if defined(XCHG)
