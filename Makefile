@@ -156,6 +156,13 @@ check-fast: stage
 # (PEBS), a fifth, the same with adaptive PEBS (record format 4), and a
 # sixth, short one, the Skylake with tsc=unstable: judged by
 # mk/evaluate.py.
+# The two Skylake boots with the full-buffer tests (19, 20) get 1,200 s
+# before mk/hang.py reports them hung, not 600: on 2026-12-01's fresh
+# machine the Skylake boot reached 600 s after its test 18, and on
+# 2026-12-02's it was in test 19 at 600 s with tests 1-18 passed, its
+# guest busy, not hung (issue 47; the README's 186 s came from a faster
+# machine). Making the boot shorter is issue 47's item 5.
+PEBS_LIMIT	:= 1200
 haswell: kernel initramfs qemu
 	@echo "boot: QEMU (TCG, emulated Haswell, 1 core, 2 threads): KUnit, kselftests, perf, pmu"
 	-@mk/boot-pmu.sh $(QEMU_BIN) $(BZIMAGE) $(INITRAMFS) $(HASWELL) on \
@@ -165,10 +172,10 @@ haswell: kernel initramfs qemu
 		> $(HASWELL_LOSS).log 2>&1
 	@echo "boot: QEMU (TCG, emulated Skylake, PEBS): the PEBS tests"
 	-@mk/boot-pmu.sh $(QEMU_BIN) $(BZIMAGE) $(INITRAMFS) $(SKYLAKE) skylake \
-		> $(SKYLAKE).log 2>&1
+		$(PEBS_LIMIT) > $(SKYLAKE).log 2>&1
 	@echo "boot: QEMU (the same, x-pmu-pebs-baseline=on): the PEBS tests, format 4"
 	-@mk/boot-pmu.sh $(QEMU_BIN) $(BZIMAGE) $(INITRAMFS) $(SKYLAKE_ADAPTIVE) \
-		skylake-adaptive > $(SKYLAKE_ADAPTIVE).log 2>&1
+		skylake-adaptive $(PEBS_LIMIT) > $(SKYLAKE_ADAPTIVE).log 2>&1
 	@echo "boot: QEMU (the Skylake, tsc=unstable): PEBS tests 1-8"
 	-@mk/boot-pmu.sh $(QEMU_BIN) $(BZIMAGE) $(INITRAMFS) $(SKYLAKE_UNSTABLE) \
 		skylake-unstable > $(SKYLAKE_UNSTABLE).log 2>&1
