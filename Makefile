@@ -27,7 +27,8 @@
 #   make soak         the kernel under fuzz on the emulated Haswell for
 #                     SOAK_SECS seconds (default 600): perf_fuzz and trinity
 #   make fuzz-loop    make check's fuzz phase alone in RUNS boots (default
-#                     10), the last beside HOGS host busy loops
+#                     10), from boot HOGS_FROM on (default none) beside
+#                     HOGS host busy loops
 #   make pebs-figures frequency-mode PEBS on the emulated Skylake, 7.3 as
 #                     shipped against the series, buffers of 64 KiB-4 MiB
 
