@@ -25,6 +25,9 @@ done
 sudo=
 [ "$(id -u)" = 0 ] || sudo=sudo
 echo "deps: installing:$missing"
+start=$(date +%s)
 $sudo apt-get update -qq >/dev/null
+# shellcheck disable=SC2086 # a list of packages
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
 	--no-install-recommends $missing >/dev/null
+echo "time: deps $(($(date +%s) - start)) s"
