@@ -186,9 +186,9 @@ haswell: kernel initramfs qemu
 	-@$(BOOTS_PMU)
 
 # The stages of make check side by side where the host has a core to
-# spare: QEMU's build beside the kernel's (whose link and compression
-# leave one of CI's two cores idle), check-fast beside the boots (a
-# guest's second vCPU is idle much of the time, and so is a core), at
+# spare: QEMU's build beside the kernel's (their serial steps, configure
+# and links, then overlap), check-fast beside the boots (the boots kept
+# 1.3 of two cores busy in the cold run of 2026-12-02, README), at
 # nice 19: on the host's idle time only, since a cold check-fast beside
 # them at nice 0 (748 s, its simulator runs uncached) made the Haswell
 # boot pass its 600 s in the fuzz phase, every test before it passed
