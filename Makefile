@@ -162,9 +162,9 @@ BOOT_PMU = mk/timed.sh -o $(B)/boot-pmu-$(1).log "boot $(1)" \
 	$(QEMU_BIN) $(BZIMAGE) $(INITRAMFS) $(B)/boot-pmu-$(1) $(1) $(2)
 # Two boots side by side run one on each of the first two host CPUs that
 # make may use ($(call BOOT_PMU,MODE,LIMIT,1 or 2); unpinned on a host of
-# one): unpinned, the two Skylake boots' vCPUs waited for the host's
-# CPUs long enough that 1 and 3 of the 50 nanosleeps of 20 ms of tests
-# 17-18 did not sleep in 2 of their 4 runs (one run again); pinned, all
+# one): unpinned, in the two Skylake boots 1 and 3 of the 50 nanosleeps
+# of 20 ms of tests 17-18 did not sleep in 2 of their 5 runs (one run
+# again); pinned, all
 # 50 slept in each, and the two took 410 and 413 s, against 375 and 410
 # (2026-12-02, the host otherwise idle).
 PAIR_CPUS := $(shell python3 -c 'import os; print(*sorted(os.sched_getaffinity(0))[:2])')
