@@ -158,16 +158,15 @@ BOOT_PLAIN = echo "boot: QEMU (TCG, 2 CPUs): KUnit, kselftests, perf" && \
 	mk/timed.sh boot mk/boot.sh $(BZIMAGE) $(INITRAMFS) $(B)/console.log \
 		$(B)/tests.log
 BOOT_PMU = mk/timed.sh -o $(B)/boot-pmu-$(1).log "boot $(1)" \
-	$(if $(3),$(call PIN,$(3))) mk/boot-pmu.sh \
+	$(if $(3),mk/pin.sh $(3)) mk/boot-pmu.sh \
 	$(QEMU_BIN) $(BZIMAGE) $(INITRAMFS) $(B)/boot-pmu-$(1) $(1) $(2)
 # Two boots side by side run one on each of the first two host CPUs that
-# make may use ($(call BOOT_PMU,MODE,LIMIT,1 or 2); unpinned on a host of
-# one): unpinned, in the two Skylake boots 1 and 3 of the 50 nanosleeps
-# of 20 ms of tests 17-18 did not sleep in 2 of their 5 runs (one run
-# again); pinned, all 50 slept in each, and the two took 410 and 413 s,
-# against 375 and 410 (2026-12-02, the host otherwise idle; README).
-PAIR_CPUS := $(shell python3 -c 'import os; print(*sorted(os.sched_getaffinity(0))[:2])')
-PIN = $(if $(word 2,$(PAIR_CPUS)),taskset -c $(word $(1),$(PAIR_CPUS)))
+# make may use ($(call BOOT_PMU,MODE,LIMIT,1 or 2), mk/pin.sh; unpinned
+# on a host of one): unpinned, in the two Skylake boots 1 and 3 of the
+# 50 nanosleeps of 20 ms of tests 17-18 did not sleep in 2 of their 5
+# runs (one run again); pinned, all 50 slept in each, and the two took
+# 410 and 413 s, against 375 and 410 (2026-12-02, the host otherwise
+# idle; README).
 # The two Skylake boots with the full-buffer tests (19, 20) get 1,200 s
 # before mk/hang.py reports them hung, not 600: with test 19's dump cut
 # to its samples (issue 47) the format-3 boot took 522 s in a make check
