@@ -46,14 +46,16 @@ rec() {
 	taskset -c 0 perf record -q "$@" -o /tmp/$name.data -- "$LOOP"
 	rc=$?
 	pmi=$(($(pmis) - before))
-	perf script -i /tmp/$name.data -F ip,sym,symoff > /tmp/$name.ip 2> /dev/null
-	perf script -i /tmp/$name.data -F time --ns 2> /dev/null |
-		tr -d ' :' > /tmp/$name.t
-	perf script -i /tmp/$name.data -F time,ip,period --ns 2> /dev/null |
-		awk 'NR > 1 && $0 == prev { n++ } { prev = $0 }
+	# One perf script (a second each under TCG): "TIME: PERIOD IP SYM+OFF"
+	perf script -i /tmp/$name.data -F time,period,ip,sym,symoff --ns \
+		> /tmp/$name.s 2> /dev/null
+	awk '{ print $3, $4 }' /tmp/$name.s > /tmp/$name.ip
+	awk '{ sub(/:$/, "", $1); print $1 }' /tmp/$name.s > /tmp/$name.t
+	awk 'NR > 1 && $0 == prev { n++ } { prev = $0 }
 		END { if (n) print "# samples equal to the one before them" \
 			" (time, IP, period): " n " (perf record copied" \
-			" them twice, or the kernel wrote them twice: README)" }'
+			" them twice, or the kernel wrote them twice: README)" }' \
+		/tmp/$name.s
 }
 
 # lost_of NAME: the LOST_SAMPLES records in /tmp/NAME.data, 0 if none
