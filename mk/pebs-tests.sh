@@ -46,8 +46,9 @@ rec() {
 	taskset -c 0 perf record -q "$@" -o /tmp/$name.data -- "$LOOP"
 	rc=$?
 	pmi=$(($(pmis) - before))
-	# One perf script (a second each under TCG): "TIME: PERIOD IP SYM+OFF"
-	perf script -i /tmp/$name.data -F time,period,ip,sym,symoff --ns \
+	# One perf script (a second each under TCG): "TIME: PERIOD IP SYM+OFF",
+	# a line a sample (-G: a callchain's frames not printed)
+	perf script -i /tmp/$name.data -G -F time,period,ip,sym,symoff --ns \
 		> /tmp/$name.s 2> /dev/null
 	awk '{ print $3, $4 }' /tmp/$name.s > /tmp/$name.ip
 	awk '{ sub(/:$/, "", $1); print $1 }' /tmp/$name.s > /tmp/$name.t
