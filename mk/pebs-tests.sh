@@ -287,36 +287,47 @@ done
 # format 4 at 512 KiB), else perf loses samples.
 # Each of the loop's records is a sample or reported lost: a stop that
 # finds the counter at its overflow (the loop preempted there) reports
-# its record lost (patch 36; 13 records at 88 switches out in 39 runs
-# on the emulator: README). The loop's events are those of CPU 0 from its
-# exec on (taskset's, before it on CPU 0, are not): the multiples of 101
-# among its INSNS, counted on from taskset's, INSNS / 101 or one more.
-# perf report -D: "CPU TIME OFFSET [SIZE]: PERF_RECORD_...", in the
-# order of each CPU's ring buffer.
+# its record lost (patch 36; README). The loop's events are those of
+# CPU 0 from its exec on (taskset's, before it on CPU 0, are not). A
+# record every 101 events, counted on from taskset's: INSNS / 101 = E
+# records, or E + 1 where taskset ended one event short of a record (the
+# loop's first record then that of its first instruction, at its entry
+# point) or where records were lost (a lost record's period is 100
+# events, not 101: the restart writes the counter at its overflow).
+# perf report -D: "CPU TIME OFFSET [SIZE]: PERF_RECORD_..."; a sample's
+# IP is its eighth field.
 before=$(pmis)
 taskset -c 1 perf record -q -m 8M --sample-cpu --switch-events \
 	-e instructions:upp -c 100 -o /tmp/pebsc.data -- taskset -c 0 "$LOOP"
 rc=$?
 pmi=$(($(pmis) - before))
-perf report -D -i /tmp/pebsc.data 2> /dev/null | awk '$1 == 0 {
-	if (/PERF_RECORD_COMM exec: /) { split($NF, c, ":"); if (c[1] == "pmu-loop") t = $2 }
-	if (/PERF_RECORD_SAMPLE\(/) { n++; s[$2]++ }
+entry=0x$(od -An -t x8 -j 24 -N 8 "$LOOP" | tr -d ' ')
+perf report -D -i /tmp/pebsc.data 2> /dev/null |
+	awk -v comm="$(basename "$LOOP")" '$1 == 0 {
+	if (/PERF_RECORD_COMM exec: /) { split($NF, c, ":"); if (c[1] == comm) t = $2 }
+	if (/PERF_RECORD_SAMPLE\(/) { n++; s[$2]++; ip[$2] = $8 }
 	if (/PERF_RECORD_LOST_SAMPLES/ && $2 != 0) l[$2] += substr($NF, 2)
 	if (/PERF_RECORD_SWITCH OUT/) cs++
 } END {
-	for (k in s) if (t && k + 0 >= t + 0) ln += s[k]
+	first = "none"
+	for (k in s) if (t && k + 0 >= t + 0) {
+		ln += s[k]
+		if (!f || k + 0 < f + 0) { f = k; first = ip[k] }
+	}
 	for (k in l) { lost += l[k]; if (t && k + 0 >= t + 0) ll += l[k] }
-	printf "%d %d %d %d %d\n", n, cs, lost, ln, ll
+	printf "%d %d %d %d %d %s\n", n, cs, lost, ln, ll, first
 }' > /tmp/pebsc.n
-read -r n cs lost ln ll < /tmp/pebsc.n
+read -r n cs lost ln ll first < /tmp/pebsc.n
 want=$((n / THRESH))
+e=$((INSNS / 101))
 echo "# -c 100: $n samples on CPU 0, $pmi PMIs on CPU 0, $cs switches" \
 	"out of it; $want PMIs at $THRESH records to the threshold ($KIB KiB);" \
 	"$lost records reported lost there; the loop's, from its exec: $ln" \
-	"samples and $ll lost, of $((INSNS / 101)) or $((INSNS / 101 + 1))"
+	"samples and $ll lost, of $e, or $((e + 1)); its first sample at" \
+	"$first, its entry point $entry"
 [ "$rc" = 0 ] && [ "$pmi" -le "$want" ] && [ "$pmi" -ge $((want - cs)) ] &&
-	[ $((ln + ll)) -ge $((INSNS / 101)) ] &&
-	[ $((ln + ll)) -le $((INSNS / 101 + 1)) ]
+	{ [ $((ln + ll)) = $e ] || { [ $((ln + ll)) = $((e + 1)) ] &&
+		{ [ "$ll" -gt 0 ] || [ "$((first))" = "$((entry))" ]; }; }; }
 tap $? "-c 100: a PMI every $THRESH records ($KIB KiB), each record a sample or reported lost"
 
 # A value pebs_buffer_size= does not take (3M: not a power of two) is
