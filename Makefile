@@ -168,8 +168,8 @@ BOOT_PMU = mk/timed.sh -o $(B)/boot-pmu-$(1).log "boot $(1)" \
 # 410 and 413 s, against 375 and 410 (2026-12-02, the host otherwise
 # idle; README). In the pinned pair of the cold run of be409e7 PEBS test
 # 12 failed once: most likely three of the loop's records lost at its
-# preemptions and reported lost, which the test did not count (since it
-# does; 39 runs of it in a pinned pair, all passed: README).
+# preemptions and reported lost, which the test did not count (it does
+# since 24a6160).
 # The two Skylake boots with the full-buffer tests (19, 20) get 1,200 s
 # before mk/hang.py reports them hung, not 600: with test 19's dump cut
 # to its samples (issue 47) the format-3 boot took 522 s in a make check

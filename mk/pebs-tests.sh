@@ -287,7 +287,7 @@ done
 # format 4 at 512 KiB), else perf loses samples.
 # Each of the loop's records is a sample or reported lost: a stop that
 # finds the counter at its overflow (the loop preempted there) reports
-# its record lost (patch 36; README). The loop's events are those of
+# its record lost (patch 36). The loop's events are those of
 # CPU 0 from its exec on (taskset's, before it on CPU 0, are not). A
 # record every 101 events, counted on from taskset's: INSNS / 101 = E
 # records, or E + 1 where taskset ended one event short of a record (the
