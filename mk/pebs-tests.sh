@@ -91,11 +91,11 @@ rec_exact() {
 }
 
 # order FILE: sets distinct (the distinct times of FILE), ordered (the
-# times not after the one before them) and before (the times before it)
+# times not after the one before them) and back (the times before it)
 order() {
 	distinct=$(sort -u "$1" | wc -l)
 	ordered=$(awk 'NR > 1 && $1 <= prev { n++ } { prev = $1 } END { print n + 0 }' "$1")
-	before=$(awk 'NR > 1 && $1 < prev { n++ } { prev = $1 } END { print n + 0 }' "$1")
+	back=$(awk 'NR > 1 && $1 < prev { n++ } { prev = $1 } END { print n + 0 }' "$1")
 }
 
 # Under TCG a PMI takes milliseconds: perf lowers its sample rate and then
@@ -155,9 +155,10 @@ large_rc=$rc large_pmi=$pmi
 samples=$(wc -l < /tmp/pebs.ip)
 # With the records the kernel reported lost: a stop that found the
 # counter at its overflow (patch 36) makes one sample fewer.
+lost=$(lost_of pebs)
 echo "# $samples samples (expected $SAMPLES = $INSNS / ($P + 1)), $pmi PMIs on CPU 0," \
-	"$(lost_of pebs) LOST_SAMPLES records"
-[ "$rc" = 0 ] && [ "$samples" = $SAMPLES ]
+	"$lost LOST_SAMPLES records"
+[ "$rc" = 0 ] && [ "$samples" = $SAMPLES ] && [ "$lost" = 0 ]
 tap $? "perf record -e instructions:upp -c $P: one PEBS record every $P + 1 instructions"
 
 # Each record has its own time stamp (the TSC of format 3, which Linux
@@ -166,48 +167,80 @@ tap $? "perf record -e instructions:upp -c $P: one PEBS record every $P + 1 inst
 # counting event beside the PEBS one, instructions:u without PEBS every
 # 500,000 instructions, whose 6 samples take the time of their PMI (raised
 # before the next instruction): the 35 samples in the order of their
-# times (a tie in that of their instructions) are in the order of the
-# instructions they stand for (record j at j * 100,001, the PMI k at
-# k * 500,000; 5 to 30 instructions apart where they are nearest). The
-# time of a drain would put the records after the PMIs before it
-# (distinct still: perf_event_clock() is read per record).
+# times are in the order of the instructions they stand for (record j at
+# j * 100,001, the PMI k at k * 500,000; 5 to 30 instructions apart where
+# they are nearest), a tie counted out of order. The time of a drain
+# would put the records after the PMIs before it (distinct still:
+# perf_event_clock() is read per record).
 # Without the TSC as clocksource (tsc=unstable) a sample's time is that
 # of its own PMI, local_clock(): on one CPU never before the one before,
-# but not strictly increasing. sched_clock_local() (kernel/sched/clock.c)
+# but not always increasing. sched_clock_local() (kernel/sched/clock.c)
 # holds it at the time of the CPU's last tick + TICK_NSEC until the next
-# tick, when that comes late; a TCG guest's do where the host is busy
-# (a CI run of 2026-12-02: 22 distinct times of 29 samples, of 29 PMIs;
-# README). There the test asks for times never before the one before.
-order /tmp/pebs.t
-# A run with a record reported lost runs again, as rec_exact's (above).
-tries=1
+# tick, when that comes late; a TCG guest's ticks do where the host is
+# busy (a CI run of 2026-12-02: 22 distinct times of 29 samples, of 29
+# PMIs; README). There a run whose clock held (times not distinct) runs
+# again, up to three runs, and is judged as above; if the clock held in
+# all three, the test asks only for times never before the one before,
+# and says that it skipped the rest.
+# timed: the second run; sets timed ("SAMPLES OUT_OF_ORDER") and tied
+# (its samples of the same time as the one before). A run with a record
+# reported lost runs again, as rec_exact's (above).
+timed() {
+	tries=1
+	while :; do
+		taskset -c 0 perf record -q -e instructions:upp -c $P \
+			-e instructions/period=500000/u -o /tmp/pebst.data -- "$LOOP" \
+			> /dev/null 2>&1
+		perf script -i /tmp/pebst.data -F event,time,ip --ns 2> /dev/null |
+			tr -d : | awk -v p=$P '
+				$2 ~ /^instructions\/period/ { print $1, ++k * 500000; next }
+				$2 ~ /^instructions/ { print $1, ++j * (p + 1) }' |
+			sort -k1,1n -k2,2nr > /tmp/pebst.s
+		timed=$(awk '$2 < prev { n++ } { prev = $2 } END { print NR, n + 0 }' /tmp/pebst.s)
+		tied=$(awk 'NR > 1 && $1 == prev { n++ } { prev = $1 }
+			END { print n + 0 }' /tmp/pebst.s)
+		lost=$(lost_of pebst)
+		[ "$lost" = 0 ] || [ $((${timed%% *} + lost)) != $((SAMPLES + 6)) ] ||
+			[ $tries = 3 ] && return
+		echo "# beside the 6 PMIs: ${timed%% *} samples and $lost reported lost" \
+			"(a stop in the armed window): run again"
+		tries=$((tries + 1))
+	done
+}
+tf=/tmp/pebs.t
+order $tf
+timed
+held=1
 while :; do
-	taskset -c 0 perf record -q -e instructions:upp -c $P \
-		-e instructions/period=500000/u -o /tmp/pebst.data -- "$LOOP" \
-		> /dev/null 2>&1
-	timed=$(perf script -i /tmp/pebst.data -F event,time,ip --ns 2> /dev/null |
-		tr -d : | awk -v p=$P '$2 ~ /^instructions\/period/ { print $1, ++k * 500000; next }
-			$2 ~ /^instructions/ { print $1, ++j * (p + 1) }' | sort -k1,1n -k2,2n |
-		awk '$2 < prev { n++ } { prev = $2 } END { print NR, n + 0 }')
-	lost=$(lost_of pebst)
-	[ "$lost" = 0 ] || [ $((${timed%% *} + lost)) != $((SAMPLES + 6)) ] ||
-		[ $tries = 3 ] && break
-	echo "# beside the 6 PMIs: ${timed%% *} samples and $lost reported lost" \
-		"(a stop in the armed window): run again"
-	tries=$((tries + 1))
+	n=$(wc -l < $tf)
+	echo "# $distinct distinct times of $n, $ordered not after the one before," \
+		"$back before it, $(head -n 1 $tf) to $(tail -n 1 $tf); with 6 PMIs" \
+		"beside them, samples and those out of their instructions' order:" \
+		"$timed, $tied of the same time as the one before, $lost reported" \
+		"lost; clocksource $cs"
+	if [ "$cs" = tsc ] || { [ "$distinct" = "$n" ] && [ "$tied" = 0 ]; } ||
+		[ $held = 3 ]; then
+		break
+	fi
+	echo "# the clock held: run again"
+	held=$((held + 1))
+	rec_exact pebs2 -e instructions:upp -c $P
+	tf=/tmp/pebs2.t
+	order $tf
+	timed
 done
-echo "# $distinct distinct times of $(wc -l < /tmp/pebs.t), $ordered not after the one before," \
-	"$before before it, $(head -n 1 /tmp/pebs.t) to $(tail -n 1 /tmp/pebs.t);" \
-	"with 6 PMIs beside them, samples and those out of their instructions' order: $timed;" \
-	"clocksource $cs"
-if [ "$cs" = tsc ]; then
-	[ "$samples" = $SAMPLES ] && [ "$distinct" = "$samples" ] && [ "$ordered" = 0 ] &&
-		[ "$timed" = "$((SAMPLES + 6)) 0" ]
-	tap $? "every sample has its own time, strictly increasing, as its record was written"
+n=$(wc -l < $tf)
+if [ "$cs" != tsc ] && { [ "$distinct" != "$n" ] || [ "$tied" != 0 ]; }; then
+	# (a directive on ok only: a not ok with SKIP would count as skipped)
+	skip=
+	[ "$n" = $SAMPLES ] && [ "$back" = 0 ] &&
+		skip=" # SKIP the clock held in 3 runs: their order not judged"
+	[ -n "$skip" ]
+	tap $? "every sample has its PMI's time (clocksource $cs), none before the one before$skip"
 else
-	[ "$samples" = $SAMPLES ] && [ "$before" = 0 ] &&
-		[ "$timed" = "$((SAMPLES + 6)) 0" ]
-	tap $? "every sample has its PMI's time (clocksource $cs), none before the one before"
+	[ "$n" = $SAMPLES ] && [ "$distinct" = "$n" ] && [ "$ordered" = 0 ] &&
+		[ "$timed" = "$((SAMPLES + 6)) 0" ] && [ "$lost" = 0 ]
+	tap $? "every sample has its own time, strictly increasing, as its record was written"
 fi
 
 # All in the loop: _start, at one of its instructions.
