@@ -74,9 +74,10 @@ rec() {
 # made, its record due at the next event) reports the record lost (patch
 # 36) and shifts the records after it by one instruction: tests 1-8, 15,
 # 16 and 20 want each record at its place. Such a stop comes with a
-# preemption in that window; under a host busy loop on the boot's CPU
-# the emulator brought one in 40 runs (README). The run again asks that
-# the samples and the records reported lost add up to the records.
+# preemption in that window: one in 40 runs beside a host busy loop on
+# the boot's CPU, and once in a make check's tsc=unstable boot (README).
+# The run again asks that the samples and the records reported lost add
+# up to the records.
 rec_exact() {
 	tries=1
 	while :; do
