@@ -74,21 +74,28 @@ rec() {
 # made, its record due at the next event) reports the record lost (patch
 # 36) and shifts the records after it by one instruction: tests 1-8, 15,
 # 16 and 20 want each record at its place. Such a stop comes with a
-# preemption in that window: one in 40 runs beside a host busy loop on
-# the boot's CPU, and once in a make check's tsc=unstable boot (README).
+# preemption in that window: once in a make check's tsc=unstable boot
+# (README), and in scratch runs beside a host busy loop (6450e27).
 # The run again asks that the samples and the records reported lost add
 # up to the records.
 rec_exact() {
 	tries=1
-	while :; do
+	rec "$@"
+	while again "$1" "$(wc -l < "/tmp/$1.t")"; do
 		rec "$@"
-		lost=$(lost_of "$1")
-		n=$(wc -l < "/tmp/$1.t")
-		[ "$lost" = 0 ] || [ $((n + lost)) != $SAMPLES ] ||
-			[ $tries = 3 ] && return
-		echo "# $n samples and $lost reported lost (a stop in the armed window): run again"
-		tries=$((tries + 1))
 	done
+}
+
+# again NAME N [WANT]: after a run into /tmp/NAME.data of N samples,
+# whether it runs again: the kernel reported records lost, these and the
+# samples add up to WANT ($SAMPLES if not given), and fewer than three
+# runs were made (tries, which it counts). Sets lost.
+again() {
+	lost=$(lost_of "$1")
+	[ "$lost" != 0 ] && [ $(($2 + lost)) = "${3:-$SAMPLES}" ] && [ "$tries" -lt 3 ] ||
+		return 1
+	echo "# $1: $2 samples and $lost reported lost (a stop in the armed window): run again"
+	tries=$((tries + 1))
 }
 
 # order FILE: sets distinct (the distinct times of FILE), ordered (the
@@ -186,31 +193,29 @@ tap $? "perf record -e instructions:upp -c $P: one PEBS record every $P + 1 inst
 # the 35 samples in their instructions' order with a tie taken in it.
 # timed_run: the second run; sets timed ("SAMPLES OUT_OF_ORDER"), tied
 # (its samples of the same time as the one before) and loose (those out
-# of order with a tie taken in the instructions' order). A run with a
-# record reported lost runs again, as rec_exact's (above).
+# of order with a tie taken in the instructions' order), lost (again's).
+# A run with a record reported lost runs again, as rec_exact's (above).
 timed_run() {
 	tries=1
-	while :; do
-		taskset -c 0 perf record -q -e instructions:upp -c $P \
-			-e instructions/period=500000/u -o /tmp/pebst.data -- "$LOOP" \
-			> /dev/null 2>&1
-		perf script -i /tmp/pebst.data -F event,time,ip --ns 2> /dev/null |
-			tr -d : | awk -v p=$P '
-				$2 ~ /^instructions\/period/ { print $1, ++k * 500000; next }
-				$2 ~ /^instructions/ { print $1, ++j * (p + 1) }' |
-			sort -k1,1n -k2,2nr > /tmp/pebst.s
-		timed=$(awk '$2 < prev { n++ } { prev = $2 } END { print NR, n + 0 }' /tmp/pebst.s)
-		tied=$(awk 'NR > 1 && $1 == prev { n++ } { prev = $1 }
-			END { print n + 0 }' /tmp/pebst.s)
-		loose=$(sort -k1,1n -k2,2n /tmp/pebst.s |
-			awk '$2 < prev { n++ } { prev = $2 } END { print n + 0 }')
-		lost=$(lost_of pebst)
-		[ "$lost" = 0 ] || [ $((${timed%% *} + lost)) != $((SAMPLES + 6)) ] ||
-			[ $tries = 3 ] && return
-		echo "# beside the 6 PMIs: ${timed%% *} samples and $lost reported lost" \
-			"(a stop in the armed window): run again"
-		tries=$((tries + 1))
+	timed_rec
+	while again pebst "${timed%% *}" $((SAMPLES + 6)); do
+		timed_rec
 	done
+}
+timed_rec() {
+	taskset -c 0 perf record -q -e instructions:upp -c $P \
+		-e instructions/period=500000/u -o /tmp/pebst.data -- "$LOOP" \
+		> /dev/null 2>&1
+	perf script -i /tmp/pebst.data -F event,time,ip --ns 2> /dev/null |
+		tr -d : | awk -v p=$P '
+			$2 ~ /^instructions\/period/ { print $1, ++k * 500000; next }
+			$2 ~ /^instructions/ { print $1, ++j * (p + 1) }' |
+		sort -k1,1n -k2,2nr > /tmp/pebst.s
+	timed=$(awk '$2 < prev { n++ } { prev = $2 } END { print NR, n + 0 }' /tmp/pebst.s)
+	tied=$(awk 'NR > 1 && $1 == prev { n++ } { prev = $1 }
+		END { print n + 0 }' /tmp/pebst.s)
+	loose=$(sort -k1,1n -k2,2n /tmp/pebst.s |
+		awk '$2 < prev { n++ } { prev = $2 } END { print n + 0 }')
 }
 # The boot with tsc=unstable only (mk/boot-pmu.sh skylake-unstable): a
 # clocksource other than the TSC elsewhere takes no run again.
