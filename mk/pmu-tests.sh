@@ -10,7 +10,8 @@
 # counter without multiplexing, every counter for a thread whose sibling
 # needs none, the erratum's receiving counter keeping to its USR/OS bits,
 # CMASK and INV, AnyThread, E, and events running across the sibling's
-# offline and online. TAP on standard output. LOOP names the
+# offline and online, a sibling's pinned group kept next to a corrupting
+# event. TAP on standard output. LOOP names the
 # test program (default /pmu-loop).
 # ERRATUM names QEMU's model of the erratum (x-pmu-ht-erratum, default
 # leak): with loss, only the erratum tests run (the second, short boot).
@@ -186,7 +187,7 @@ if [ "$ERRATUM" = loss ]; then
 	exit 0
 fi
 
-echo "1..19"
+echo "1..20"
 
 stat_exact /tmp/stat "$LOOP" instructions:u=$INSNS branches:u=$BRANCHES \
 	r81d0:u=$LOADS
@@ -640,3 +641,27 @@ echo "# /pmu-park's mmap(), TSC cycles, best of 3: the counter far $far," \
 	"1,026 events from its overflow $near"
 [ -n "$far" ] && [ -n "$near" ] && [ "$near" -le $((3 * far)) ]
 tap $? "a user-only counter near its overflow leaves the kernel's speed alone"
+
+# Pinned beats flexible (series patch "perf/x86/intel: Never let the HT
+# bug's half rule take a pinned event's counter"): a pinned group of four
+# events takes CPU 1's four generic counters, as root's perf stat -a
+# -C1 ...:D or a KVM guest's counters do; then a corrupting event on CPU
+# 0 finds no counter. Before that patch it starved and had CPU 1
+# reschedule under the half rule, and the group, which no longer fitted,
+# went into error state for good (<not counted>). Now the group keeps
+# counting all the time, and the corrupting event waits, as in 7.3. (The
+# model counts none of the group's events but r00c4: counts of 0.)
+sib_start /tmp/pin1 '{r00c4,r00c5,r01c2,r02c2}:D'
+rc=$?
+perf stat -C 0 -x, -o /tmp/pin0 -e r81d0 -- sleep 1 || rc=1
+sib_stop || rc=1
+pin=$(awk -F, '$3 ~ /^r0[0-2]c[245]/ { printf "%s %s %s;", $3, $1, $5 }' \
+	/tmp/pin1)
+echo "# CPU 1's pinned group (event count share%): $pin r81d0 on CPU 0:" \
+	"$(awk -F, '$3 == "r81d0" { print $1, $5 }' /tmp/pin0)"
+[ "$rc" = 0 ] && echo "$pin" | awk -v RS=';' 'NF { n++
+	if ($2 !~ /^[0-9]+$/ || $3 != "100.00") bad = 1 }
+	END { exit bad || n != 4 }'
+ok=$?
+[ "$ok" = 0 ] || sed 's/^/# /' /tmp/pin1
+tap $ok "a sibling's corrupting event leaves a pinned group of four counting"
