@@ -9,7 +9,7 @@ Each argument lists the nanosleeps (1 to 50) that return without the task
 leaving the CPU (an empty argument: all sleep). Prints, per argument, the
 samples and the records reported lost, and the instructions of the
 records written. The model is the emulated PEBS as QEMU's README gives it
-and the series' kernel as patches 10 and 37 make it:
+and the series' kernel as patches 10 and 38 make it:
  - the counter, written -6, counts each user instruction; the one that
    brings it to 0 arms the assist, and the next writes the record and
    reloads -6 without being counted (P + 1 events a record);
