@@ -72,7 +72,8 @@ def bench(out):
     rows = {}
     for line in out:
         cells = [c.strip() for c in line.strip().strip('|').split('|')]
-        if line.startswith('| ') and len(cells) == 9 and cells[2].isdigit():
+        # 12 cells with make bench OLD=...: the old matcher's columns
+        if line.startswith('| ') and len(cells) in (9, 12) and cells[2].isdigit():
             rows[cells[0]] = (int(cells[2]), int(cells[3]), int(cells[1]))
     stack = {}
     for line in out:
@@ -156,6 +157,7 @@ def text(tap, out):
             ('ICL TopDown slots+4 metrics+4', 'ICL TopDown: slots + 4 metrics + 4'),
             ('AMD Zen: 2 pairs + 2', 'AMD Zen: 2 pairs + 2'),
             ('20 x {k,k+1} on 20 counters', '20 x {k,k+1} on 20 counters'),
+            ('8 paths at once on 16', '8 paths at once: 8 x {2k,2k+1}, 8 x {2k}'),
             ('searched: 3 pairs + 6 on 8', 'searched: 3 pairs + 6 on 8, fails')]:
         gr, ma, n = get(rows, key, 'bench')
         t.append(f'  {label:<29}{n:>3}  {num(gr) + "/" + num(ma):>12}')

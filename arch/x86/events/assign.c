@@ -17,16 +17,16 @@
  * First fit: each event takes the first free counter it allows, a fixed
  * one first. For unconstrained events that is all the work there is.
  *
- * Augmenting paths: from the events left over, all at once, a breadth
- * first search runs event -> allowed counter -> event holding it -> ...
- * up to the first layer with a free counter: the search of Hopcroft and
- * Karp. Along the shortest path found, every event moves on to the next
- * counter and the first one takes the counter its root event allows;
- * one more event is placed and none is displaced. The path is walked
- * back by searching again up to each earlier layer, which keeps the
- * state to one owner per counter instead of a parent per vertex. When a
- * search finds no free counter, no augmenting path is left and, as
- * Berge showed, no assignment places more events than this one.
+ * Augmenting paths, by the phases of Hopcroft and Karp: from the events
+ * left over, all at once, a breadth-first search runs event -> allowed
+ * counter -> event holding it -> ... up to the first layer with a free
+ * counter; a depth-first search along the layers then finds a maximal
+ * set of shortest augmenting paths that share no counter, and along
+ * each of them every event moves on to the next counter and the first
+ * one takes the counter its root event allows: one more event placed
+ * per path, none displaced. Phases repeat until a search finds no free
+ * counter: then no augmenting path is left and, as Berge showed, no
+ * assignment places more events than this one.
  *
  * Fixed counters and gpmax: without prev[], the fixed counters are
  * matched to a maximum first and the generic ones after. Augmenting
@@ -56,13 +56,15 @@
  * events and, if that fails, ends the pass before any other set.
  *
  * Bounds, for n <= X86_PMC_IDX_MAX events on 64 counters: first fit is
- * O(n). A search visits each counter at most once: one word operation
- * per counter and per root. With k events left after first fit, k + 1
- * searches find the paths and the end, and a path through L counters
- * takes L - 1 more to walk back: at most 64 * k + 1 searches, O(k * 64
- * * (64 + n)) in all, twice that with the fixed-counter matching. The
- * state on the stack is an owner byte per counter and four words; no
- * recursion, no allocation.
+ * O(n). A phase costs one word operation per counter in its breadth-
+ * first search and enters each counter at most once in its depth-first
+ * one, each entry or step back scanning one mask: O(64 * 64) bit
+ * operations at most. Hopcroft and Karp bound the phases by
+ * 2 * sqrt(m) + 1 for m events placed, and every phase but the last
+ * places one event or more: at most k + 1 for k events left after first
+ * fit. No recursion, no allocation: the depth-first search keeps its
+ * path in the layer bytes of the counters it spent, and the state on
+ * the stack is an owner and a layer byte per counter and a few words.
  */
 
 #include <linux/bitops.h>
@@ -148,85 +150,105 @@ static u64 first_fit(struct assign_state *s, u64 events, u64 avail,
 }
 
 /*
- * Breadth-first search from the events @roots through the counters of
- * @avail: layer 1 holds the counters the roots allow, layer k + 1 those
- * that the events on layer k allow and no earlier layer holds. Returns
- * layer @depth; with @depth 0, the first layer that holds a free counter,
- * and its number in @depth; 0 if the search runs dry first.
+ * One phase of Hopcroft and Karp: a maximal set of vertex-disjoint
+ * shortest augmenting paths from the events @roots through counters of
+ * @avail, each then augmented. Returns the roots placed, 0 if no
+ * augmenting path is left.
+ *
+ * A breadth-first search from all roots at once numbers the counters by
+ * layer in @layer: layer 1 holds the counters the roots allow, layer
+ * k + 1 those the events on layer k allow and no earlier layer holds, up
+ * to the first layer with a free counter, @depth. Every shortest path
+ * runs root, counter of layer 1, its event, counter of layer 2, ..., free
+ * counter of layer @depth.
+ *
+ * A depth-first search from each root in turn then follows the layers,
+ * iteratively. A counter it enters is spent for the rest of the phase,
+ * on a path found or as a dead end, so the paths share no vertex and
+ * each counter is entered once; its layer number is not read again, and
+ * holds the counter before it on the path instead (-1: the root). Along
+ * a path found, every event moves on to the next counter and the root
+ * takes the first: one more event placed, none displaced. Last layers
+ * take a free fixed counter if they can.
  */
-static u64 search(struct assign_state *s, u64 roots, u64 avail, int *depth)
+static u64 phase(struct assign_state *s, u64 roots, u64 avail)
 {
-	u64 layer = 0, next;
-	int k, limit = *depth;
+	u64 layer_mask = 0, next, spent = 0, placed = 0, cand, reach = avail;
+	int depth, k, root, e, idx, tip;
+	s8 layer[X86_PMC_IDX_MAX];
 
-	for (; roots; roots &= roots - 1)
-		layer |= event_mask(s, __ffs64(roots));
-	layer &= avail;
-	avail &= ~layer;
+	for (next = roots; next; next &= next - 1)
+		layer_mask |= event_mask(s, __ffs64(next));
 
-	for (k = 1; k != limit && layer && !(layer & ~s->used); k++) {
-		for (next = 0; layer; layer &= layer - 1)
-			next |= event_mask(s, s->owner[__ffs64(layer)]);
-		layer = next & avail;
-		avail &= ~layer;
-	}
-
-	*depth = k;
-	return layer;
-}
-
-/*
- * Place one more of the events @roots along a shortest augmenting path
- * through counters of @avail, ending on the first free counter of its
- * layer, a fixed one if it can.
- * Returns the event placed, or 0 if no augmenting path exists. The
- * path is found backwards from its free counter: the searches up to
- * each earlier layer find an event there that allows the counter after.
- */
-static u64 augment(struct assign_state *s, u64 roots, u64 avail)
-{
-	int depth = 0, idx = -1, p, e;
-	u64 layer;
-
-	do {
-		layer = search(s, roots, avail, &depth);
-		if (idx < 0) {
-			layer &= ~s->used;
-			if (!layer)
-				return 0;
-			if (layer & FIXED_MASK)
-				layer &= FIXED_MASK;
-			idx = __ffs64(layer);
-			s->used |= BIT_ULL(idx);
-			continue;
-		}
-
-		/* Every event on the path moves on to the next counter. */
-		for (; ; layer &= layer - 1) {
-			p = __ffs64(layer);
-			if (event_mask(s, s->owner[p]) & BIT_ULL(idx))
-				break;
-		}
-		s->owner[idx] = s->owner[p];
-		idx = p;
-	} while (--depth);
-
-	for (; ; roots &= roots - 1) {
-		e = __ffs64(roots);
-		if (event_mask(s, e) & BIT_ULL(idx))
+	for (depth = 1; ; depth++) {
+		layer_mask &= reach;
+		if (!layer_mask)
+			return 0;
+		reach &= ~layer_mask;
+		if (layer_mask & ~s->used)
 			break;
+		for (next = 0; layer_mask; layer_mask &= layer_mask - 1) {
+			idx = __ffs64(layer_mask);
+			layer[idx] = depth;
+			next |= event_mask(s, s->owner[idx]);
+		}
+		layer_mask = next;
 	}
-	s->owner[idx] = e;
 
-	return BIT_ULL(e);
+	for (; roots; roots &= roots - 1) {
+		root = __ffs64(roots);
+		e = root;
+		tip = -1;
+		k = 0;
+		for (;;) {
+			cand = event_mask(s, e) & avail & ~spent;
+			if (k + 1 < depth) {
+				while (cand && layer[__ffs64(cand)] != k + 1)
+					cand &= cand - 1;
+			} else {
+				cand &= ~s->used;
+				if (cand & FIXED_MASK)
+					cand &= FIXED_MASK;
+			}
+			if (!cand) {
+				/* A dead end: back to the layer before. */
+				if (tip < 0)
+					break;
+				tip = layer[tip];
+				e = tip < 0 ? root : s->owner[tip];
+				k--;
+				continue;
+			}
+
+			idx = __ffs64(cand);
+			spent |= BIT_ULL(idx);
+			layer[idx] = tip;
+			tip = idx;
+			if (++k < depth) {
+				e = s->owner[idx];
+				continue;
+			}
+
+			/* Every event on the path moves on to the next counter. */
+			s->used |= BIT_ULL(idx);
+			for (; idx >= 0; idx = tip) {
+				tip = layer[idx];
+				s->owner[idx] = tip < 0 ? root : s->owner[tip];
+			}
+			placed |= BIT_ULL(root);
+			break;
+		}
+	}
+
+	return placed;
 }
 
-/* Augment until no path is left; returns the events still left over. */
+/* Augment phase by phase until no path is left; returns the events left. */
 static u64 match(struct assign_state *s, u64 left, u64 avail)
 {
 	u64 placed;
 
-	while (left && (placed = augment(s, left, avail)))
+	while (left && (placed = phase(s, left, avail)))
 		left &= ~placed;
 
 	return left;

@@ -5,7 +5,7 @@
  * perf_assign_events() calls them, on the same constraint lists.
  *
  *   bench -c                   every case under callgrind: the Makefile
- *                              runs it with --toggle-collect on the two
+ *                              runs it with --toggle-collect on the
  *                              functions; each case ends in a dump
  *   bench -r DUMP -s CI -S CI -g TXT
  *                              the tables: instructions from the dumps,
@@ -44,6 +44,15 @@ struct bench_case {
 
 static struct bench_case cases[96];
 static int nr_cases;
+
+/*
+ * An older assign.c, if the Makefile linked one (make bench OLD=FILE):
+ * a third column of instructions, the matcher against its old self.
+ */
+#pragma weak old_x86_assign_counters
+int old_x86_assign_counters(struct event_constraint **constraints, int n,
+			    int gpmax, const int *prev, int *assign);
+static int nr_algos;
 
 static struct bench_case *add(char group, const char *name, int gpmax)
 {
@@ -222,6 +231,13 @@ static void setup(void)
 		push(c, 3ULL << i);
 	push(c, 1);
 
+	/* first fit leaves 8 events, each with a path of its own */
+	c = add('c', "8 paths at once: 8 x {2k,2k+1}, 8 x {2k}", 16);
+	for (i = 0; i < 8; i++)
+		push(c, 3ULL << (2 * i));
+	for (i = 0; i < 8; i++)
+		push(c, 1ULL << (2 * i));
+
 	c = add('c', "pairs: 2 x 0x7f + 5, all 15 sets, fails", 8);
 	push(c, 0x7f | PAIR);
 	push(c, 0x7f | PAIR);
@@ -291,7 +307,11 @@ static int run(const struct bench_case *bc, struct instance *in, int algo,
 
 	for (i = 0; i < calls; i++) {
 		memcpy(assign, in->prev, sizeof(int) * bc->n);
-		if (algo)
+		if (algo == 2)
+			ret = old_x86_assign_counters(in->c, bc->n, bc->gpmax,
+						      bc->prev ? assign : NULL,
+						      assign);
+		else if (algo)
 			ret = x86_assign_counters(in->c, bc->n, bc->gpmax,
 						  bc->prev ? assign : NULL, assign);
 		else
@@ -327,7 +347,7 @@ static void callgrind_cases(void)
 
 	for (i = 0; i < nr_cases; i++) {
 		build(&cases[i], &in);
-		for (algo = 0; algo < 2; algo++) {
+		for (algo = 0; algo < nr_algos; algo++) {
 			run(&cases[i], &in, algo, CG_CALLS);
 			snprintf(tag, sizeof(tag), "case-%d-%d", i, algo);
 			CALLGRIND_DUMP_STATS_AT(tag);
@@ -336,7 +356,7 @@ static void callgrind_cases(void)
 }
 
 /* Instructions per call of every case and algorithm, from the dumps. */
-static int read_dumps(const char *base, double ir[][2])
+static int read_dumps(const char *base, double ir[][3])
 {
 	char path[4096], line[256];
 	int k, i, algo, found = 0;
@@ -364,7 +384,7 @@ static int read_dumps(const char *base, double ir[][2])
 			found++;
 		}
 	}
-	return found == 2 * nr_cases ? 0 : -1;
+	return found == nr_algos * nr_cases ? 0 : -1;
 }
 
 static const char *outcome(int ret)
@@ -379,7 +399,7 @@ static const char *outcome(int ret)
 	return buf[k];
 }
 
-static void print_table(double ir[][2])
+static void print_table(double ir[][3])
 {
 	static const char * const groups[] = {
 		"(a) unconstrained, 8 generic + 4 fixed counters",
@@ -393,24 +413,31 @@ static void print_table(double ir[][2])
 
 	for (i = 0; i < nr_cases; i++) {
 		struct bench_case *bc = &cases[i];
-		double ns[2];
+		double ns[3];
 		int ret[2];
 
 		if (bc->group - 'a' != g) {
 			g = bc->group - 'a';
 			printf("\n%s\n\n", groups[g]);
 			printf("| case | n | greedy instr | matcher instr | ratio |");
-			printf(" greedy ns | matcher ns | greedy places | matcher places |\n");
-			printf("|---|--:|--:|--:|--:|--:|--:|---|---|\n");
+			printf(" greedy ns | matcher ns | greedy places | matcher places |");
+			if (nr_algos == 3)
+				printf(" old matcher instr | matcher/old | old matcher ns |");
+			printf("\n|---|--:|--:|--:|--:|--:|--:|---|---|%s\n",
+			       nr_algos == 3 ? "--:|--:|--:|" : "");
 		}
 		build(bc, &in);
 		ret[0] = run(bc, &in, 0, 1);
 		ret[1] = run(bc, &in, 1, 1);
 		ns[0] = ns_per_call(bc, &in, 0);
 		ns[1] = ns_per_call(bc, &in, 1);
-		printf("| %s | %d | %.0f | %.0f | %.2f | %.1f | %.1f | %s | %s |\n",
+		printf("| %s | %d | %.0f | %.0f | %.2f | %.1f | %.1f | %s | %s |",
 		       bc->name, bc->n, ir[i][0], ir[i][1], ir[i][1] / ir[i][0],
 		       ns[0], ns[1], outcome(ret[0]), outcome(ret[1]));
+		if (nr_algos == 3)
+			printf(" %.0f | %.2f | %.1f |", ir[i][2],
+			       ir[i][1] / ir[i][2], ns_per_call(bc, &in, 2));
+		printf("\n");
 		if (bc->group == 'a')
 			worst_a = max(worst_a, ir[i][1] / ir[i][0]);
 		if (bc->group == 'd')
@@ -637,7 +664,7 @@ static void moves_run(const struct pmu_model *pm)
 
 int main(int argc, char **argv)
 {
-	static double ir[96][2];
+	static double ir[96][3];
 	static const struct pmu_model models[] = {
 		{ "Intel, 8 generic + 4 fixed", 8, 4, false, false },
 		{ "Intel, 4 generic + 3 fixed", 4, 3, false, false },
@@ -650,6 +677,7 @@ int main(int argc, char **argv)
 	int opt, i;
 
 	setup();
+	nr_algos = old_x86_assign_counters ? 3 : 2;
 	while ((opt = getopt(argc, argv, "cr:s:S:g:")) != -1) {
 		switch (opt) {
 		case 'c':
@@ -683,6 +711,8 @@ int main(int argc, char **argv)
 	if (f)
 		fclose(f);
 	printf("matcher: arch/x86/events/assign.c\n");
+	if (nr_algos == 3)
+		printf("old matcher: the OLD= file, its x86_assign_counters() renamed\n");
 	printf("instructions per call: valgrind --tool=callgrind, %d calls per case;\n",
 	       CG_CALLS);
 	printf("ns per call: best of %d rounds of %d calls on this machine\n",
