@@ -30,7 +30,7 @@ pmis() {
 # stats NAME: the count of the record type NAME in perf report --stats,
 # from its first table (the file's; for LOST_SAMPLES the event's table
 # after it gives the records they report lost, which is the same count
-# here: a user-mode event's only reports are those of patch 38, one
+# here: a user-mode event's only reports are those of patch 39, one
 # record each)
 stats() {
 	awk -v n="$1" '$1 == n && $2 == "events:" { print $3; f = 1; exit }

@@ -34,7 +34,7 @@ pmis() {
 }
 
 # lost_of NAME: the LOST_SAMPLES records in /tmp/NAME.data, 0 if none
-# (perf report --stats, its first table: the file's); each of patch 38's
+# (perf report --stats, its first table: the file's); each of patch 39's
 # reports, the only ones a user-mode event gets here, is of one record
 lost_of() {
 	perf report -i /tmp/$1.data --stats 2> /dev/null |
@@ -108,7 +108,7 @@ order() {
 
 # Under TCG a PMI takes milliseconds: perf lowers its sample rate and then
 # throttles. Undo it and keep it so. The throttle bounds every record
-# output (patches 42-43): at 10,000,000 samples a second (40,000 a tick at
+# output (patches 43-44): at 10,000,000 samples a second (40,000 a tick at
 # HZ=250) it bounds none of tests 1-13 and 15-20: test 19 outputs the
 # most, up to about 450,000 records with perf's ring buffer at 16 MiB
 # (-m 16M, before issue 47), test 11 about 150,000, some 40 a
@@ -162,7 +162,7 @@ rec_exact pebs -e instructions:upp -c $P
 large_rc=$rc large_pmi=$pmi
 samples=$(wc -l < /tmp/pebs.ip)
 # With the records the kernel reported lost: a stop that found the
-# counter at its overflow (patch 38) makes one sample fewer.
+# counter at its overflow (patch 39) makes one sample fewer.
 lost=$(lost_of pebs)
 plost=$lost prc=$rc
 echo "# $samples samples (expected $SAMPLES = $INSNS / ($P + 1)), $pmi PMIs on CPU 0," \
@@ -387,7 +387,7 @@ done
 # format 4 at 512 KiB), else perf loses samples.
 # Each of the loop's records is a sample or reported lost: a stop that
 # finds the counter at its overflow (the loop preempted there) reports
-# its record lost (patch 38). The loop's events are those of
+# its record lost (patch 39). The loop's events are those of
 # CPU 0 from its exec on (taskset's, before it on CPU 0, are not). A
 # record every 101 events, counted on from taskset's: INSNS / 101 = E
 # records, or E + 1 where taskset ended one event short of a record (the
@@ -575,7 +575,7 @@ done
 # on until intel_pmu_handle_irq() turns the counters off: at this period,
 # more records than the $RESV Linux keeps above the threshold. The buffer
 # fills, and the assist writes no record and reloads no counter (SDM).
-# The series reports the records lost (patch 37: a LOST_SAMPLES record
+# The series reports the records lost (patch 38: a LOST_SAMPLES record
 # of the kernel, with its time; perf's own, of its ring buffer, has time
 # 0) and restarts the counter (patch 10): reports of more than one
 # record (a stop that finds the counter at its overflow reports one),
