@@ -22,11 +22,11 @@
  * counter -> event holding it -> ... up to the first layer with a free
  * counter; a depth-first search along the layers then finds a maximal
  * set of shortest augmenting paths that share no counter, and along
- * each of them every event moves on to the next counter and the first
- * one takes the counter its root event allows: one more event placed
- * per path, none displaced. Phases repeat until a search finds no free
- * counter: then no augmenting path is left and, as Berge showed, no
- * assignment places more events than this one.
+ * each of them every event moves on to the next counter and the root
+ * event takes the first: one more event placed per path, none
+ * displaced. Phases repeat until a search finds no free counter: then
+ * no augmenting path is left and, as Berge showed, no assignment places
+ * more events than this one.
  *
  * Fixed counters and gpmax: without prev[], the fixed counters are
  * matched to a maximum first and the generic ones after. Augmenting
@@ -59,12 +59,12 @@
  * O(n). A phase costs one word operation per counter in its breadth-
  * first search and enters each counter at most once in its depth-first
  * one, each entry or step back scanning one mask: O(64 * 64) bit
- * operations at most. Hopcroft and Karp bound the phases by
- * 2 * sqrt(m) + 1 for m events placed, and every phase but the last
- * places one event or more: at most k + 1 for k events left after first
- * fit. No recursion, no allocation: the depth-first search keeps its
- * path in the layer bytes of the counters it spent, and the state on
- * the stack is an owner and a layer byte per counter and a few words.
+ * operations at most. Hopcroft and Karp bound the phases of a matching
+ * of m events by 2 * sqrt(m) + 1, and every phase but the last places
+ * one event or more: at most k + 1 for k events left after first fit.
+ * No recursion, no allocation: the depth-first search keeps its path in
+ * the layer bytes of the counters it spent, and the state on the stack
+ * is an owner and a layer byte per counter and a few words.
  */
 
 #include <linux/bitops.h>
@@ -155,21 +155,23 @@ static u64 first_fit(struct assign_state *s, u64 events, u64 avail,
  * @avail, each then augmented. Returns the roots placed, 0 if no
  * augmenting path is left.
  *
- * A breadth-first search from all roots at once numbers the counters by
- * layer in @layer: layer 1 holds the counters the roots allow, layer
- * k + 1 those the events on layer k allow and no earlier layer holds, up
- * to the first layer with a free counter, @depth. Every shortest path
- * runs root, counter of layer 1, its event, counter of layer 2, ..., free
- * counter of layer @depth.
+ * A breadth-first search from all roots at once layers the counters:
+ * layer 1 holds the counters the roots allow, layer k + 1 those the
+ * events on layer k allow and no earlier layer holds, up to the first
+ * layer that holds a free counter, the last, whose number is depth.
+ * Every shortest path runs root, counter of layer 1, its event, counter
+ * of layer 2, ..., free counter of the last layer. layer[] numbers the
+ * counters of the layers before the last; those of the last need no
+ * number, as a path ends on a free counter there.
  *
  * A depth-first search from each root in turn then follows the layers,
  * iteratively. A counter it enters is spent for the rest of the phase,
  * on a path found or as a dead end, so the paths share no vertex and
- * each counter is entered once; its layer number is not read again, and
- * holds the counter before it on the path instead (-1: the root). Along
- * a path found, every event moves on to the next counter and the root
- * takes the first: one more event placed, none displaced. Last layers
- * take a free fixed counter if they can.
+ * each counter is entered once; its layer byte, not read as a layer
+ * again, holds the counter before it on the path instead (-1: the root).
+ * Along a path found, every event moves on to the next counter and the
+ * root takes the first: one more event placed, none displaced. A path
+ * ends on a free fixed counter if the event before it allows one.
  */
 static u64 phase(struct assign_state *s, u64 roots, u64 avail)
 {
@@ -495,8 +497,9 @@ static noinline_for_stack int assign_pairs(struct event_constraint **constraints
  * @prev: counter each event holds now, or -1; may be @assign; or NULL
  * @assign: counter of each event on success, or NULL to only validate
  *
- * Finds an assignment of all events whenever one exists. Events keep
- * their @prev counter where that still allows one.
+ * Finds an assignment of all events whenever one exists. Events start
+ * from their @prev counter where it is still allowed and free; an
+ * augmenting path may move them on.
  *
  * Return: 0 if every event has a counter, else the number of events left
  * over, @n if cannot_fit() ends the pass; without @prev and pairs, that
