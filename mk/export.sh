@@ -541,5 +541,7 @@ git_id -C "$sam" am -q "$out"/stable-6.12/*.patch
 echo "export: $(ls "$out/stable-6.12" | wc -l) patches in $out/stable-6.12:" \
 	"git am onto $(basename "$stable"): ok"
 checkpatch_all "$sam" "$out"/stable-6.12/*.patch
-cp "$sam/arch/x86/events/.kunitconfig" "$out/stable.config"
+# The fixes come without the KUnit patches: the series' fragment, less
+# the options 6.12 does not have (olddefconfig drops them).
+cp arch/x86/events/.kunitconfig "$out/stable.config"
 build_prefixes "$sam" "$out/stable.config" stable-6.12

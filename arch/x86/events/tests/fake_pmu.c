@@ -423,6 +423,30 @@ int fake_pmu_validate_group(struct kunit *test, struct fake_pmu_event **fe,
 	return ret;
 }
 
+int fake_pmu_del(struct cpu_hw_events *cpuc, struct fake_pmu_event *fe)
+{
+	unsigned long flags;
+	int i;
+
+	for (i = 0; i < cpuc->n_events; i++) {
+		if (cpuc->event_list[i] == &fe->event)
+			break;
+	}
+	if (i == cpuc->n_events)
+		return -ENOENT;
+	/* x86_pmu_del() marks the event's counter dirty */
+	if (WARN_ON_ONCE(fe->event.hw.idx < 0))
+		return -EINVAL;
+
+	flags = fake_pmu_enter(cpuc);
+	/* a deletion comes within a scheduling pass */
+	if (!*fake_pmu_disable_count())
+		perf_pmu_disable(&pmu);
+	pmu.del(&fe->event, 0);
+	fake_pmu_leave(cpuc, flags);
+	return 0;
+}
+
 void fake_pmu_enable(struct cpu_hw_events *cpuc)
 {
 	unsigned long flags;

@@ -209,6 +209,25 @@ int fake_pmu_validate_group(struct kunit *test, struct fake_pmu_event **fe,
 			    int n);
 
 /**
+ * fake_pmu_del() - remove an event from a fake cpuc, as the perf core does
+ * @cpuc: the cpuc, from fake_pmu_cpuc_alloc()
+ * @fe: an event that a successful fake_pmu_add_group() put on @cpuc, and
+ *	fake_pmu_enable() gave a counter
+ *
+ * Calls x86_pmu_del() outside a transaction, on @cpuc made this CPU's
+ * cpu_hw_events for the while: the counter is stopped, the event's
+ * constraint released through the put_event_constraints callback and the
+ * events behind it moved down in cpuc->event_list[],
+ * cpuc->event_constraint[] and cpuc->assign[]. Its hw.idx is kept, so that
+ * a later add can take the fast path. The perf
+ * core deletes within a scheduling pass: the first call after
+ * fake_pmu_enable() starts one, as fake_pmu_add_group() does.
+ *
+ * Return: 0, or -ENOENT if @fe is not on @cpuc.
+ */
+int fake_pmu_del(struct cpu_hw_events *cpuc, struct fake_pmu_event *fe);
+
+/**
  * fake_pmu_enable() - end the scheduling pass: program the last assignment
  * @cpuc: the cpuc
  *

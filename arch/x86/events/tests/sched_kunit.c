@@ -596,8 +596,9 @@ KUNIT_ARRAY_PARAM_DESC(sched_cases, sched_cases, name);
 /*
  * The fast path: events whose previous counter (hw.idx) is still in their
  * mask and not taken by an earlier event keep it, without preferring fixed
- * counters or checking gpmax. It stops at the first event that cannot, and
- * then the slow path places all events again.
+ * counters, as long as no more than gpmax of them are generic. It stops at
+ * the first event that cannot, and then the slow path places all events
+ * again.
  */
 static const struct sched_case sched_fast_path_cases[] = {
 	{
@@ -623,12 +624,20 @@ static const struct sched_case sched_fast_path_cases[] = {
 		.n = 2, .ev = { EV(SNB_ANY), EV_ON(SNB_ANY, 3) },
 		.assign = { 0, 1 },
 	}, {
-		/* the slow path would fail: see snb_ht_gpmax_halved */
-		.name = "snb_ht_ignores_gpmax", .pmu = &snb_ht_pmu,
+		/* the fast path keeps gpmax too: see snb_ht_gpmax_halved */
+		.name = "snb_ht_fast_path_gpmax", .pmu = &snb_ht_pmu,
 		.sibling_excl = true,
 		.n = 3, .ev = { EV_ON(SNB_ANY, 0), EV_ON(SNB_ANY, 1),
 				EV_ON(SNB_ANY, 2) },
-		.assign = { 0, 1, 2 },
+		.ret = -EINVAL,
+	}, {
+		/* fixed counters do not count against gpmax */
+		.name = "snb_ht_fast_path_fixed_free", .pmu = &snb_ht_pmu,
+		.sibling_excl = true,
+		.n = 4, .ev = { EV_ON(SNB_ANY, 2), EV_ON(SNB_INST, IDX_FIXED(0)),
+				EV_ON(SNB_ANY, 3),
+				EV_ON(SNB_CYCLES, IDX_FIXED(1)) },
+		.assign = { 2, IDX_FIXED(0), 3, IDX_FIXED(1) },
 	}, {
 		.name = "icl_topdown_keeps_counters", .pmu = &icl_pmu,
 		.n = 3, .ev = { EV_ON(TD_SLOTS, IDX_FIXED(3)),
