@@ -223,7 +223,8 @@ int fake_pmu_validate_group(struct kunit *test, struct fake_pmu_event **fe,
  * core deletes within a scheduling pass: the first call after
  * fake_pmu_enable() starts one, as fake_pmu_add_group() does.
  *
- * Return: 0, or -ENOENT if @fe is not on @cpuc.
+ * Return: 0, -ENOENT if @fe is not on @cpuc, or -EINVAL (and a warning)
+ * if it has no counter.
  */
 int fake_pmu_del(struct cpu_hw_events *cpuc, struct fake_pmu_event *fe);
 

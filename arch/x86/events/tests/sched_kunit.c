@@ -305,7 +305,7 @@ static void assign_events_test_cases(struct kunit *test)
  * perf_assign_events() returns today; x86_schedule_events() fails with
  * -EINVAL.
  *
- * The optimal matcher (next patch in this series) must flip these on
+ * The optimal matcher (a later patch) must flip these on
  * purpose: set .unassigned to 0, so that both tests expect success and check
  * the assignment, and keep the entries as regression tests.
  *
