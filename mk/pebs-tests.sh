@@ -107,13 +107,9 @@ order() {
 }
 
 # Under TCG a PMI takes milliseconds: perf lowers its sample rate and then
-# throttles. Undo it and keep it so. The throttle bounds every record
-# output (patches 43-44): at 10,000,000 samples a second (40,000 a tick at
-# HZ=250) it bounds none of tests 1-13 and 15-20: test 19 outputs the
-# most, up to about 450,000 records with perf's ring buffer at 16 MiB
-# (-m 16M, before issue 47), test 11 about 150,000, some 40 a
-# tick, and test 12 about 30,000, up to a threshold's 16,377 in one drain
-# (format 4 at 512 KiB). Test 14 lowers it.
+# throttles. Undo it and keep it so. The throttle bounds the records
+# output by their rate (patches 43-44): at 10,000,000 samples a second it
+# bounds none of tests 1-13 and 15-20. Test 14 lowers it.
 RATE=10000000
 echo $RATE > /proc/sys/kernel/perf_event_max_sample_rate
 echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent
@@ -438,20 +434,20 @@ echo "# pebs_buffer_size=${bad:-none} on the command line; $msg such errors in t
 [ "$bad" = 3M ] && [ "$msg" = 1 ]
 tap $? "pebs_buffer_size=3M: refused with an error, the size of the valid value kept"
 
-# The throttle bounds every record output, in the PMI or not: an event
-# outputs at most max_samples_per_tick samples in a tick
-# (perf_event_max_sample_rate / HZ, rounded up: 1 at a rate of 100, HZ
-# from 100 to 1000), one more at the PMI that throttles it, and its other
-# records are reported lost (PERF_RECORD_LOST_SAMPLES). The samples and
-# the lost records add up to the loop's records at a period of 2000. The
-# ticks of CPU 0 are its local timer interrupts around the run (a
-# periodic tick). The records are drained when the task leaves the CPU,
-# so the bound is reached only in the ticks of a drain: the loop's 1,499
-# records stay below the threshold ($THRESH), and no PMI comes. A PMI
-# that throttles the event stops its counter until a tick lets it go on
-# (perf_event_overflow(), as for every sampling event): the records of
-# the events it then misses are neither samples nor lost, and the sum
-# would not hold.
+# The throttle bounds the records output by their rate, in the PMI or
+# not (patches 43-44): an event's budget holds a buffer's records (BURST,
+# of the smallest record) and a tick's samples (max_samples_per_tick,
+# perf_event_max_sample_rate / HZ rounded up: 1 at a rate of 100) and
+# gains the rate's samples as time goes. The rate is lowered to 100 here,
+# as this test is about a rate over the limit: the loop at a period of
+# 100 gives some 29,700 records in a few seconds, many buffers' worth.
+# Beyond the budget records are reported lost (PERF_RECORD_LOST_SAMPLES),
+# and the PMI after a refused record throttles the event till the tick
+# (PERF_RECORD_THROTTLE), as for every sampling event over the limit: the
+# events it then misses are neither samples nor lost. The samples are at
+# most a budget, the ticks' samples of the run (the ticks of CPU 0: its
+# local timer interrupts around the run, a periodic tick) and the last
+# record of each PMI, which goes through perf_event_overflow().
 # The rate can be written only while perf_cpu_time_max_percent is neither
 # 0 nor 100.
 ticks() {
@@ -462,7 +458,7 @@ echo 100 > /proc/sys/kernel/perf_event_max_sample_rate
 echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent
 before=$(pmis)
 j0=$(ticks)
-taskset -c 0 perf record -q -e instructions:upp -c 2000 -o /tmp/pebst.data -- "$LOOP"
+taskset -c 0 perf record -q -e instructions:upp -c 100 -o /tmp/pebst.data -- "$LOOP"
 rc=$?
 j1=$(ticks)
 pmi=$(($(pmis) - before))
@@ -472,15 +468,18 @@ echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent
 n=$(perf script -i /tmp/pebst.data -F ip 2> /dev/null | wc -l)
 lost=$(perf report -i /tmp/pebst.data --stdio 2> /dev/null |
 	awk '$2 == "Total" && $3 == "Lost" && $4 == "Samples:" { print $5; exit }')
+thr=$(perf report -D -i /tmp/pebst.data 2> /dev/null | grep -c 'PERF_RECORD_THROTTLE')
 ticks=$((j1 - j0))
-want=$((INSNS / 2001))
-echo "# -c 2000 at perf_event_max_sample_rate=100: $n samples, ${lost:-no count of}" \
-	"lost, $want records; $pmi PMIs, $ticks ticks on CPU 0, at most" \
-	"$((2 * (ticks + 1))) samples"
-[ "$rc" = 0 ] && [ "$want" -lt "$THRESH" ] && [ "$pmi" = 0 ] &&
-	[ -n "$lost" ] && [ "$lost" -gt 0 ] && [ "$ticks" -gt 0 ] &&
-	[ $((n + lost)) = $want ] && [ "$n" -le $((2 * (ticks + 1))) ]
-tap $? "the throttle bounds the records output, the others reported lost"
+burst=$((KIB * 1024 / REC))
+want=$((INSNS / 101))
+max=$((burst + 1 + ticks + pmi))
+echo "# -c 100 at perf_event_max_sample_rate=100: $n samples," \
+	"${lost:-no count of} lost, $want records; $thr throttles, $pmi PMIs," \
+	"$ticks ticks on CPU 0; at most $max samples"
+[ "$rc" = 0 ] && [ -n "$lost" ] && [ "$lost" -gt 0 ] && [ "$thr" -gt 0 ] &&
+	[ "$pmi" -gt 0 ] && [ "$n" -gt 0 ] && [ "$n" -le "$max" ] &&
+	[ $((n + lost)) -le $((want + 1)) ]
+tap $? "over the rate limit: the records beyond the budget reported lost, the event throttled"
 
 # The general-purpose registers of a record (--intr-regs=ax,cx:
 # PERF_SAMPLE_REGS_INTR of general-purpose registers only, so large PEBS
