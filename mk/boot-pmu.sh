@@ -89,6 +89,9 @@ case "$mode" in
 skylake|skylake-adaptive) append="$append tsc=reliable" ;;
 skylake-unstable) append="$append tsc=unstable" ;;
 esac
+# PEBS_CPU_TIME=default: mk/pebs-tests.sh leaves perf_cpu_time_max_percent
+# at its default.
+[ -n "${PEBS_CPU_TIME:-}" ] && append="$append pebs_cpu_time=$PEBS_CPU_TIME"
 [ -n "${SOAK_SECS:-}" ] && append="$append fuzz_secs=$SOAK_SECS"
 [ -n "${SOAK_SEED:-}" ] && append="$append fuzz_seed=$SOAK_SEED"
 # The loss and skylake boots, and those with TESTS=, run their own tests
