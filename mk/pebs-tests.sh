@@ -390,9 +390,9 @@ done
 # have been written since the last drain; the event's task is drained too
 # when it leaves the CPU (intel_pmu_pebs_sched_task()). perf record on
 # CPU 1, the loop of /pmu-long (LONG_INSNS instructions) on CPU 0 at a
-# period of 10000: records at some 12,000 a second under TCG, well under
-# the default rate limit, which a period of 1000 on /pmu-mid exceeds on
-# a fast host. Of S samples on CPU 0,
+# period of 10000: records at a tenth of the rate of a period of 1000 on
+# /pmu-mid, which can exceed the default rate limit under TCG (records
+# then reported lost by the throttle). Of S samples on CPU 0,
 # floor(S / THRESH) raise a PMI, less at most one for each time the
 # task left CPU 0 (its PERF_RECORD_SWITCH OUT there, --switch-events):
 # 11 PMIs at 512 KiB, 92 at 64 KiB (S = 29,997) with format 3. perf's
