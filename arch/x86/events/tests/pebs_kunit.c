@@ -26,6 +26,8 @@
  *  - pebs_tsc_to_time(): a record's TSC becomes PEBS_TEST_TIME(tsc), a
  *    clock that is not the TSC, so that a sample's time can only come
  *    from its own record;
+ *  - pebs_paravirt_sched_clock(): sched_clock() is the native one, unless
+ *    the test says it is a paravirt one (pebs_test.paravirt);
  *  - intel_pmu_pebs_output() and intel_pmu_pebs_overflow(): each sample is
  *    recorded in pebs_test.samples[] with the path it took;
  *  - arch_pebs_index_read() and arch_pebs_index_write(): arch-PEBS's
@@ -95,8 +97,9 @@ struct pebs_test_sample {
  * @pebs_record_size: cpuc->pebs_record_size at pebs_cpu_exit()
  * @n_reads: calls of the counter read
  * @n_times: calls of the TSC conversion since pebs_cpu_enter() (the setup
- *	of a PEBS event makes one: intel_pmu_pebs_has_time())
+ *	of a PEBS event makes one: intel_pmu_large_pebs_time())
  * @no_time: the TSC conversion fails (the TSC is not the clocksource)
+ * @paravirt: sched_clock() is a paravirt one (kvm-clock, say)
  * @n_output: samples through intel_pmu_pebs_output()
  * @n_overflow: samples through intel_pmu_pebs_overflow()
  * @arch_index: arch-PEBS's MSR_IA32_PEBS_INDEX, as its drain reads it
@@ -118,6 +121,7 @@ struct pebs_test {
 	unsigned int		n_reads;
 	unsigned int		n_times;
 	bool			no_time;
+	bool			paravirt;
 	unsigned int		n_output;
 	unsigned int		n_overflow;
 	u64			arch_index;
@@ -150,6 +154,11 @@ static bool pebs_test_tsc_to_time(u64 tsc, u64 *time)
 		return false;
 	*time = PEBS_TEST_TIME(tsc);
 	return true;
+}
+
+static bool pebs_test_paravirt_sched_clock(void)
+{
+	return pebs_test_of_current()->paravirt;
 }
 
 static void pebs_test_record(struct perf_event *event,
@@ -270,6 +279,8 @@ static struct pebs_test *pebs_test_install(struct kunit *test, int format)
 				   pebs_test_read_counter);
 	kunit_activate_static_stub(test, pebs_tsc_to_time,
 				   pebs_test_tsc_to_time);
+	kunit_activate_static_stub(test, pebs_paravirt_sched_clock,
+				   pebs_test_paravirt_sched_clock);
 	kunit_activate_static_stub(test, intel_pmu_pebs_output,
 				   pebs_test_output);
 	kunit_activate_static_stub(test, intel_pmu_pebs_overflow,
@@ -558,7 +569,8 @@ static void pebs_expect_count(struct kunit *test, struct perf_event *event,
  * period and either no wakeup_events or a watermark, and large PEBS when
  * also every sample_type bit is one a record provides for the format and
  * the event has no aux action nor aux sampling (0d5eb14c1e2e, v6.13). A
- * record provides the time while its TSC converts to perf's clock.
+ * record provides the time while its TSC converts to perf's clock, or
+ * takes the drain's under a paravirt sched_clock(), as before.
  */
 static void pebs_hw_config_large_pebs(struct kunit *test)
 {
@@ -568,6 +580,7 @@ static void pebs_hw_config_large_pebs(struct kunit *test)
 		bool		freq;
 		bool		use_clockid;
 		bool		no_time;
+		bool		paravirt;
 		u32		wakeup_events;
 		bool		watermark;
 		u32		aux_sample_size;
@@ -594,6 +607,13 @@ static void pebs_hw_config_large_pebs(struct kunit *test)
 		  .no_time = true, .precise_ip = 2,
 		  .flags = PERF_X86_EVENT_AUTO_RELOAD |
 			   PERF_X86_EVENT_LARGE_PEBS },
+		{ "time, paravirt clock", PERF_SAMPLE_IP | PERF_SAMPLE_TIME,
+		  .no_time = true, .paravirt = true, .precise_ip = 2,
+		  .flags = PERF_X86_EVENT_AUTO_RELOAD |
+			   PERF_X86_EVENT_LARGE_PEBS },
+		{ "clockid time, paravirt clock", PERF_SAMPLE_IP |
+		  PERF_SAMPLE_TIME, .use_clockid = true, .paravirt = true,
+		  .precise_ip = 2, .flags = PERF_X86_EVENT_AUTO_RELOAD },
 		{ "clockid time", PERF_SAMPLE_IP | PERF_SAMPLE_TIME,
 		  .use_clockid = true, .precise_ip = 2,
 		  .flags = PERF_X86_EVENT_AUTO_RELOAD },
@@ -626,6 +646,7 @@ static void pebs_hw_config_large_pebs(struct kunit *test)
 		struct perf_event *event;
 
 		t->no_time = cases[i].no_time;
+		t->paravirt = cases[i].paravirt;
 		event = pebs_test_event(test, 0, cases[i].sample_type,
 					cases[i].precise_ip);
 		event->attr.freq = cases[i].freq;
