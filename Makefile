@@ -31,6 +31,8 @@
 #                     HOGS host busy loops
 #   make pebs-figures frequency-mode PEBS on the emulated Skylake, 7.3 as
 #                     shipped against the series, buffers of 64 KiB-4 MiB
+#   make readings     the guest tests under the readings of what the SDM
+#                     leaves open that make check does not boot
 
 # The base, pinned in one place: Debian's linux-source-7.3 package, in the
 # trixie-backports suite of the archive (mk/base.sh fetches it under build/
@@ -99,7 +101,7 @@ KUNIT_PY = $(STAGED)/tools/testing/kunit/kunit.py
 
 .PHONY: all deps base stage kernel kselftest initramfs boot haswell check \
 	check-fast prefixes figures refresh export deb-pkg qemu boot-pmu cost \
-	soak fuzz-loop pebs-figures sigtrap-figures clean
+	soak fuzz-loop pebs-figures sigtrap-figures readings clean
 
 all: boot haswell
 	@mk/show.sh $(HASWELL)/tests.log $(HASWELL_LOSS)/tests.log $(SKYLAKE)/tests.log \
@@ -147,18 +149,23 @@ initramfs: kselftest
 
 # The boots, as shell commands: the plain one (make boot) and the five on
 # the emulated PMUs (make haswell), each with its time; make check runs
-# them beside check-fast. The second boot, on the emulated Haswell
+# them beside check-fast. The readings of what the SDM leaves open (QEMU's
+# README) are the defaults but in two boots: the erratum's loss model with
+# no skid (PMU_SKID=0) and the Skylake with tsc=unstable with the record's
+# event counted after the reload (PEBS_RELOAD_FIRST=on); make readings
+# boots the others. The second boot, on the emulated Haswell
 # (alone: its fuzz phase), then two short ones side by side, the
 # erratum's loss model and the emulated Skylake (PEBS) with tsc=unstable,
 # then two long ones side by side, the Skylake and the same with
 # adaptive PEBS (record format 4); a boot uses 1.3 of the host's cores
 # (README): judged by mk/evaluate.py. $(call BOOT_PMU,MODE): the boot of
-# mk/boot-pmu.sh MODE, its output in build/boot-pmu-MODE.log.
+# mk/boot-pmu.sh MODE, its output in build/boot-pmu-MODE.log; a fourth
+# argument sets a reading (VAR=VALUE in its environment).
 BOOT_PLAIN = echo "boot: QEMU (TCG, 2 CPUs): KUnit, kselftests, perf" && \
 	mk/timed.sh boot mk/boot.sh $(BZIMAGE) $(INITRAMFS) $(B)/console.log \
 		$(B)/tests.log
 BOOT_PMU = mk/timed.sh -o $(B)/boot-pmu-$(1).log "boot $(1)" \
-	$(if $(3),mk/pin.sh $(3)) mk/boot-pmu.sh \
+	$(if $(3),mk/pin.sh $(3)) $(if $(4),env $(4)) mk/boot-pmu.sh \
 	$(QEMU_BIN) $(BZIMAGE) $(INITRAMFS) $(B)/boot-pmu-$(1) $(1) $(2)
 # Two boots side by side run one on each of the first two host CPUs that
 # make may use ($(call BOOT_PMU,MODE,LIMIT,1 or 2), mk/pin.sh; unpinned
@@ -179,10 +186,10 @@ PEBS_LIMIT	:= 1200
 BOOTS_PMU = \
 	echo "boot: QEMU (TCG, emulated Haswell, 1 core, 2 threads): KUnit, kselftests, perf, pmu"; \
 	$(call BOOT_PMU,on); \
-	echo "boot: QEMU (the same, x-pmu-ht-erratum=loss): the erratum tests, beside"; \
-	echo "boot: QEMU (TCG, emulated Skylake, tsc=unstable): PEBS tests 1-8"; \
-	$(call BOOT_PMU,loss,,1) & b=$$!; \
-	$(call BOOT_PMU,skylake-unstable,,2); wait $$b; \
+	echo "boot: QEMU (the same, x-pmu-ht-erratum=loss, x-pmu-skid=0): the pmu tests, beside"; \
+	echo "boot: QEMU (TCG, emulated Skylake, tsc=unstable, x-pmu-pebs-reload-first=on): PEBS tests 1-8"; \
+	$(call BOOT_PMU,loss,,1,PMU_SKID=0) & b=$$!; \
+	$(call BOOT_PMU,skylake-unstable,,2,PEBS_RELOAD_FIRST=on); wait $$b; \
 	echo "boot: QEMU (TCG, emulated Skylake, PEBS): the PEBS tests, beside"; \
 	echo "boot: QEMU (the same, x-pmu-pebs-baseline=on): the PEBS tests, format 4"; \
 	$(call BOOT_PMU,skylake,$(PEBS_LIMIT),1) & b=$$!; \
@@ -310,6 +317,12 @@ pebs-figures: kernel initramfs qemu
 	@mk/vanilla.sh $(PRISTINE) $(FRAGMENT) $(B)/vanilla $(JOBS)
 	@mk/pebs-figures.sh $(QEMU_BIN) $(B)/vanilla/kernel/arch/x86/boot/bzImage \
 		$(BZIMAGE) $(INITRAMFS) $(B)/pebs-figures
+
+# By hand: the guest tests under the readings of what the SDM leaves open
+# that make check does not boot (mk/readings.sh), two boots at a time;
+# logs under build/readings/, a summary of each boot's failures at the end.
+readings: kernel initramfs qemu
+	@mk/readings.sh $(QEMU_BIN) $(BZIMAGE) $(INITRAMFS) $(B)/readings
 
 # By hand: two boots on the emulated Haswell (mk/sigtrap-figures.sh), the
 # host otherwise idle, then beside HOGS busy loops (default 2); logs

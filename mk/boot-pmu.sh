@@ -117,6 +117,23 @@ fi
 # QEMU rejects x-pmu-ht-erratum without pmu=on.
 cpu=$model,pmu=$pmu$pebs
 [ -n "$erratum" ] && cpu=$cpu,x-pmu-ht-erratum=$erratum
+# The readings of what the SDM leaves open (QEMU's README, "What the SDM
+# leaves open"), given to QEMU and, for the tests, on the command line:
+# PMU_SKID, the PMI's skid in instructions (x-pmu-skid, default 1);
+# PEBS_WRITE_DISARM, whether a write of an armed PEBS counter ends the arm
+# (x-pmu-pebs-write-disarm, on or off, default on); PEBS_RELOAD_FIRST,
+# whether the event of a PEBS record counts in the reloaded counter
+# (x-pmu-pebs-reload-first, off or on, default off). The erratum's is
+# the mode: on (leak) or loss. (The two PEBS readings do nothing on a
+# model without PEBS.)
+if [ "$pmu" = on ]; then
+	skid=${PMU_SKID:-1}
+	disarm=${PEBS_WRITE_DISARM:-on} first=${PEBS_RELOAD_FIRST:-off}
+	cpu=$cpu,x-pmu-skid=$skid,x-pmu-pebs-write-disarm=$disarm
+	cpu=$cpu,x-pmu-pebs-reload-first=$first
+	append="$append pmu_skid=$skid pebs_write_disarm=$disarm"
+	append="$append pebs_reload_first=$first"
+fi
 echo "boot-pmu: QEMU (TCG, ${model%%-*}, 1 core, 2 threads, $cpu)"
 start=$(date +%s)
 rc=0

@@ -11,19 +11,48 @@
 # What the emulated PEBS does, as the SDM says (QEMU's README): the
 # overflow of a PEBS counter arms it, and the next occurrence of its event
 # writes a record and reloads the counter from its reset value (-P with
-# Linux's auto-reload at period P). The event that writes the record is
-# counted before the reload, which overwrites it: records come every P + 1
-# events, the k-th at the k * (P + 1)-th event (the program's instructions:
-# mk/pmu-loop.sh).
+# Linux's auto-reload at period P): the first record is that of the
+# (P + 1)-th event. Whether the event that writes the record counts
+# before the reload, which overwrites it, or in the reloaded counter, the
+# SDM does not say: QEMU's x-pmu-pebs-reload-first (pebs_reload_first=
+# on the command line, mk/boot-pmu.sh). Off (the default), records come
+# every P + 1 events, the k-th at the k * (P + 1)-th event (the
+# program's instructions: mk/pmu-loop.sh); on, every P, the k-th at the
+# (k * P + 1)-th. The tests of where records are assert the reading they
+# run under.
 # The EventingIP of a record is exact: the address of that instruction.
 LOOP=${LOOP:-/pmu-loop}
 # N, INSNS, offset (mk/pmu-loop.sh)
 . /pmu-loop.sh
+FIRST=$(tr ' ' '\n' < /proc/cmdline | sed -n 's/^pebs_reload_first=\(on\|off\)$/\1/p')
+FIRST=${FIRST:-off}
+# The PMI's skid in instructions (x-pmu-skid, pmu_skid= on the command line)
+SKID=$(tr ' ' '\n' < /proc/cmdline | sed -n 's/^pmu_skid=\([0-9]*\)$/\1/p')
+SKID=${SKID:-0}
+# at K PERIOD: the event whose record is the K-th at PERIOD
+at() {
+	if [ "$FIRST" = on ]; then
+		echo $(($1 * $2 + 1))
+	else
+		echo $(($1 * ($2 + 1)))
+	fi
+}
+# records EVENTS PERIOD: the records of EVENTS events at PERIOD
+records() {
+	if [ "$FIRST" = on ]; then
+		echo $((($1 - 1) / $2))
+	else
+		echo $(($1 / ($2 + 1)))
+	fi
+}
 # P + 1 is no multiple of 3: the eventing instruction moves through the
 # loop's three, and INSNS / P and INSNS / (P + 1) round to 30 and 29, so
-# that a period of P events is told from one of P + 1.
+# that a period of P events is told from one of P + 1: test 1 fails
+# under the other reading.
 P=100000
-SAMPLES=$((INSNS / (P + 1)))
+SAMPLES=$(records $INSNS $P)
+STEP=$P
+[ "$FIRST" = on ] || STEP="$P + 1"
 
 # tap STATUS DESCRIPTION (mk/tap.sh)
 . /tap.sh
@@ -174,20 +203,22 @@ samples=$(wc -l < /tmp/pebs.ip)
 # counter at its overflow (patch 39) makes one sample fewer.
 lost=$(lost_of pebs)
 plost=$lost prc=$rc
-echo "# $samples samples (expected $SAMPLES = $INSNS / ($P + 1)), $pmi PMIs on CPU 0," \
+echo "# $samples samples (expected $SAMPLES, reload first: $FIRST), $pmi PMIs on CPU 0," \
 	"$lost LOST_SAMPLES records"
 [ "$rc" = 0 ] && [ "$samples" = $SAMPLES ] && [ "$lost" = 0 ]
-tap $? "perf record -e instructions:upp -c $P: one PEBS record every $P + 1 instructions"
+tap $? "perf record -e instructions:upp -c $P: one PEBS record every $STEP instructions"
 
 # Each record has its own time stamp (the TSC of format 3, which Linux
 # converts), in the order of the records: strictly increasing times, to
 # the nanosecond (--ns). And the time it was written: a second run with a
 # counting event beside the PEBS one, instructions:u without PEBS every
-# 500,000 instructions, whose 6 samples take the time of their PMI (raised
-# before the next instruction): the 35 samples in the order of their
-# times are in the order of the instructions they stand for (record j at
-# j * 100,001, the PMI k at k * 500,000; 5 to 30 instructions apart where
-# they are nearest), a tie counted out of order. The time of a drain
+# 500,000 instructions, whose 6 samples take the time of their PMI: the
+# 35 samples in the order of their times are in the order of the
+# instructions they stand for (record j at j * 100,001, or j * 100,000 +
+# 1 reload first, written before the next instruction; the PMI k taken
+# after instruction k * 500,000 + SKID, the skid QEMU was given, and
+# after a record written there), a tie counted out of order (the nearest
+# are 1 to 30 instructions apart), a tie counted out of order. The time of a drain
 # would put the records after the PMIs before it (distinct still:
 # perf_event_clock() is read per record).
 # Without the TSC as clocksource (tsc=unstable) a sample's time is that
@@ -216,9 +247,11 @@ timed_rec() {
 		-e instructions/period=500000/u -o /tmp/pebst.data -- "$LOOP" \
 		> /dev/null 2>&1
 	perf script -i /tmp/pebst.data -F event,time,ip --ns 2> /dev/null |
-		tr -d : | awk -v p=$P '
-			$2 ~ /^instructions\/period/ { print $1, ++k * 500000; next }
-			$2 ~ /^instructions/ { print $1, ++j * (p + 1) }' |
+		tr -d : | awk -v p=$P -v first=$FIRST -v skid=$SKID '
+			$2 ~ /^instructions\/period/ {
+				print $1, 2 * (++k * 500000 + skid) + 1; next }
+			$2 ~ /^instructions/ { j++
+				print $1, 2 * (first == "on" ? j * p + 1 : j * (p + 1)) }' |
 		sort -k1,1n -k2,2nr > /tmp/pebst.s
 	timed=$(awk '$2 < prev { n++ } { prev = $2 } END { print NR, n + 0 }' /tmp/pebst.s)
 	tied=$(awk 'NR > 1 && $1 == prev { n++ } { prev = $1 }
@@ -277,12 +310,13 @@ echo "# $inloop of $samples samples at an instruction of _start"
 [ "$samples" = $SAMPLES ] && [ "$inloop" = "$samples" ]
 tap $? "every sample's IP is an instruction of the loop"
 
-# Exact: the k-th sample names the k * (P + 1)-th instruction.
+# Exact: the k-th sample names the k * (P + 1)-th instruction (the
+# (k * P + 1)-th, reload first).
 k=0
 : > /tmp/pebs.want
 while [ $k -lt $SAMPLES ]; do
 	k=$((k + 1))
-	offset $((k * (P + 1))) >> /tmp/pebs.want
+	offset "$(at $k $P)" >> /tmp/pebs.want
 done
 awk '{ print $2 }' /tmp/pebs.ip > /tmp/pebs.got
 bad=$(paste -d' ' /tmp/pebs.got /tmp/pebs.want | awk '$1 != $2' | wc -l)
@@ -297,7 +331,7 @@ if [ $exact != 0 ]; then
 	paste -d' ' /tmp/pebs.t /tmp/pebs.got /tmp/pebs.want |
 		awk '{ print "#   sample " NR ": " $0 }'
 fi
-tap $exact "the precise IPs are exact: the k-th sample at instruction k * ($P + 1)"
+tap $exact "the precise IPs are exact: the k-th sample at the record's instruction, every $STEP"
 
 [ "$large_rc" = 0 ] && [ "$large_pmi" = $want_pmi ]
 large=$?
@@ -308,12 +342,32 @@ else
 fi
 
 # With a callchain (-g) Linux does not use large PEBS: the threshold is one
-# record, each record raises a PMI and is drained by it.
+# record, each record raises a PMI and is drained by it. A sample's IP
+# is its record's, not its PMI's, which comes after the skid (QEMU's
+# x-pmu-skid): the EventingIP with :pp, the record's RIP (the instruction
+# after) with :p. With no skid the PMI's IP is that RIP too: a kernel
+# that gave a :p sample its PMI's IP fails here only with a skid.
 rec_exact pebs1 -g -e instructions:upp -c $P
+pmi1=$pmi rc1=$rc
 single=$(grep -c . /tmp/pebs1.t)
-echo "# with -g: $pmi PMIs on CPU 0, $single samples"
-[ "$rc" = 0 ] && [ "$pmi" = $SAMPLES ]
-tap $? "without large PEBS (-g): one PMI per record, $SAMPLES"
+awk '{ print $2 }' /tmp/pebs1.ip > /tmp/pebs1.got
+rec_exact pebsp -g -e instructions:up -c $P
+k=0
+: > /tmp/pebsp.want
+while [ $k -lt $SAMPLES ]; do
+	k=$((k + 1))
+	offset $(($(at $k $P) + 1)) >> /tmp/pebsp.want
+done
+awk '{ print $2 }' /tmp/pebsp.ip > /tmp/pebsp.got
+echo "# with -g: $pmi1 PMIs on CPU 0, $single samples, $(paste -d' ' \
+	/tmp/pebs1.got /tmp/pebs.want | awk '$1 != $2' | wc -l) not at their" \
+	"record's instruction; :p: $pmi PMIs, $(grep -c . /tmp/pebsp.got)" \
+	"samples, $(paste -d' ' /tmp/pebsp.got /tmp/pebsp.want |
+	awk '$1 != $2' | wc -l) not at the instruction after it (skid" \
+	"$SKID)"
+[ "$rc1" = 0 ] && [ "$pmi1" = $SAMPLES ] && cmp -s /tmp/pebs1.got /tmp/pebs.want &&
+	[ "$rc" = 0 ] && [ "$pmi" = $SAMPLES ] && cmp -s /tmp/pebsp.got /tmp/pebsp.want
+tap $? "without large PEBS (-g): a PMI per record, $SAMPLES, each sample at its record's IP"
 
 # A clock of the user's choice (-k): Linux does not convert a record's TSC
 # to it (the timekeeping maintainers asked in 2023 for that conversion to
@@ -400,8 +454,8 @@ done
 # finds the counter at its overflow (the loop preempted there) reports
 # its record lost (patch 39). The loop's events are those of
 # CPU 0 from its exec on (taskset's, before it on CPU 0, are not). A
-# record every 10001 events, counted on from taskset's:
-# LONG_INSNS / 10001 = E
+# record every 10001 events (10000, reload first), counted on from
+# taskset's: LONG_INSNS / 10001 (or (LONG_INSNS - 1) / 10000) = E
 # records, or E + 1 where taskset ended one event short of a record (the
 # loop's first record then that of its first instruction, at its entry
 # point) or where records were lost (a lost record's period is 10000
@@ -431,7 +485,7 @@ perf report -D -i /tmp/pebsc.data 2> /dev/null |
 }' > /tmp/pebsc.n
 read -r n cs lost ln ll first < /tmp/pebsc.n
 want=$((n / THRESH))
-e=$((LONG_INSNS / 10001))
+e=$(records $LONG_INSNS 10000)
 echo "# -c 10000: $n samples on CPU 0, $pmi PMIs on CPU 0, $cs switches" \
 	"out of it; $want PMIs at $THRESH records to the threshold ($KIB KiB);" \
 	"$lost records reported lost there; the loop's, from its exec: $ln" \
@@ -491,7 +545,7 @@ lost=$(perf report -i /tmp/pebst.data --stdio 2> /dev/null |
 thr=$(perf report -D -i /tmp/pebst.data 2> /dev/null | grep -c 'PERF_RECORD_THROTTLE')
 ticks=$((j1 - j0))
 burst=$((KIB * 1024 / REC))
-want=$((INSNS / 101))
+want=$(records $INSNS 100)
 max=$((burst + 10 + 10 * ticks + pmi))
 echo "# -c 100 at perf_event_max_sample_rate=1000: $n samples," \
 	"${lost:-no count of} lost, $want records; $thr throttles, $pmi PMIs," \
@@ -505,7 +559,8 @@ tap $? "over the rate limit: the records beyond the budget reported lost, the ev
 # PERF_SAMPLE_REGS_INTR of general-purpose registers only, so large PEBS
 # still; with format 4 the record's GPR group, which PEBS_DATA_CFG adds):
 # as the eventing instruction left them. The k-th
-# record is that of instruction j = k * (P + 1), after which the loop
+# record is that of instruction j = k * (P + 1) (k * P + 1, reload
+# first), after which the loop
 # counter RCX is N less the decrements retired, N - floor(j / 3), and
 # RAX holds the loop's load of argc (1).
 rec_exact pebsr --intr-regs=ax,cx -e instructions:upp -c $P
@@ -518,7 +573,7 @@ k=0
 : > /tmp/pebsr.want
 while [ $k -lt $SAMPLES ]; do
 	k=$((k + 1))
-	printf '0x1 0x%x\n' $((N - k * (P + 1) / 3)) >> /tmp/pebsr.want
+	printf '0x1 0x%x\n' $((N - $(at $k $P) / 3)) >> /tmp/pebsr.want
 done
 bad=$(paste -d' ' /tmp/pebsr.got /tmp/pebsr.want | awk '$1 != $3 || $2 != $4' | wc -l)
 echo "# --intr-regs: $(wc -l < /tmp/pebsr.got) samples, $bad not as expected;" \
@@ -528,7 +583,7 @@ echo "# --intr-regs: $(wc -l < /tmp/pebsr.got) samples, $bad not as expected;" \
 tap $? "--intr-regs=ax,cx: large PEBS, each record's RAX and RCX as its instruction left them"
 
 # The data address (-d: PERF_SAMPLE_ADDR; with format 4 the memory group
-# that PEBS_DATA_CFG adds): the records, one every P + 1 instructions, at
+# that PEBS_DATA_CFG adds): the records, one every P + 1 (P) instructions, at
 # the exact instructions, whatever their size (Linux skips a record of
 # format 4 whose size is not the one it configured). The address itself
 # is not modelled (zero).
@@ -545,10 +600,16 @@ tap $? "-d: large PEBS, $SAMPLES records at the exact instructions"
 # instruction, whose event would write the record. The stop reads the
 # counter at its overflow (and counts the period), and the counter is
 # written for its next period (by the stop's drain with large PEBS, by
-# the next start with -g), which ends the arm (QEMU's README): the
-# record never comes. The series reports each lost
-# (PERF_RECORD_LOST_SAMPLES): 0 samples and 50 lost, where 7.3 reports
-# none (make pebs-figures). With -g (no large PEBS) the stop reads the
+# the next start with -g). What that write does to the arm the SDM does
+# not say (QEMU's x-pmu-pebs-write-disarm, pebs_write_disarm= on the
+# command line): on (the default), it ends the arm and the record never
+# comes: the series reports each lost (PERF_RECORD_LOST_SAMPLES), 0
+# samples and 50 lost, where 7.3 reports none (make pebs-figures). Off,
+# the arm survives the write, the record is written at the next
+# instruction and no record is lost: samples, and no report. The test
+# asserts the model's samples (none, or some) and the kernel's
+# guarantee, the records reported lost are those that never came (50,
+# or 0). With -g (no large PEBS) the stop reads the
 # counter in x86_perf_event_update(), not in a drain. perf report
 # --stats counts the LOST_SAMPLES records.
 #
@@ -565,6 +626,17 @@ tap $? "-d: large PEBS, $SAMPLES records at the exact instructions"
 # run again, up to four runs in all. (A nanosleep that does not sleep
 # but is preempted on its return also stops the event at the overflow:
 # its record is reported lost, and the run can still give 0 and 50.)
+DISARM=$(tr ' ' '\n' < /proc/cmdline | sed -n 's/^pebs_write_disarm=\(on\|off\)$/\1/p')
+DISARM=${DISARM:-on}
+# due N LOST: the samples N and the records reported lost LOST of the
+# reading: N 0 and LOST 50 where the write disarms, else N > 0, LOST 0
+due() {
+	if [ "$DISARM" = on ]; then
+		[ "$1" = 0 ] && [ "$2" = 50 ]
+	else
+		[ "$1" -gt 0 ] && [ "$2" = 0 ]
+	fi
+}
 for g in "" -g; do
 	loop=$LOOP LOOP=/pmu-sleep
 	try=0
@@ -575,17 +647,16 @@ for g in "" -g; do
 			-F tid,time,ip --ns 2> /dev/null |
 			grep 'PERF_RECORD_SWITCH OUT' | grep -v -c preempt)
 		n=$(grep -c . /tmp/pebsz.ip)
-		lost=$(perf report -i /tmp/pebsz.data --stats 2> /dev/null |
-			awk '$1 == "LOST_SAMPLES" && $2 == "events:" { print $3; exit }')
+		lost=$(lost_of pebsz)
 		echo "# /pmu-sleep -c 6${g:+ $g}, run $try: $sleeps of 50" \
-			"nanosleeps slept; $n samples, ${lost:-no} LOST_SAMPLES" \
-			"records; $pmi PMIs on CPU 0"
-		[ "$n" = 0 ] && [ "$lost" = 50 ] && break
+			"nanosleeps slept; $n samples, $lost LOST_SAMPLES" \
+			"records; $pmi PMIs on CPU 0; write disarms: $DISARM"
+		due "$n" "$lost" && break
 		[ "$sleeps" != 50 ] && [ $try -lt 4 ] || break
 	done
 	LOOP=$loop
-	[ "$rc" = 0 ] && [ "$n" = 0 ] && [ "$lost" = 50 ]
-	tap $? "${g:+$g: }each record due as the task sleeps reported lost: 50"
+	[ "$rc" = 0 ] && due "$n" "$lost"
+	tap $? "${g:+$g: }a record due as the task sleeps: reported lost if it never comes"
 done
 
 # A full buffer (README, "A full buffer in the guest"): PEBS on the
@@ -648,7 +719,7 @@ tap $? "a full buffer: its lost records reported, sampling goes on"
 # The XMM registers of a record (--intr-regs=XMM0,cx), on /pmu-xmm, whose
 # loop copies its counter to XMM0 where /pmu-loop loads. With format 4
 # the record's XMM group, which PEBS_DATA_CFG adds: after instruction
-# j = k * (P + 1), RCX is N - floor(j / 3) as in test 15, and XMM0 is
+# j = k * (P + 1) (as in test 15), RCX is N - floor(j / 3), and XMM0 is
 # N - floor((j + 1) / 3) + 1, the counter as the last copy (the
 # floor((j + 1) / 3)-th) found it, its high 64 bits zero. XMM registers
 # keep an event out of large PEBS (intel_pmu_large_pebs_flags()): a PMI
@@ -668,7 +739,7 @@ if [ "$REC" = 32 ]; then
 	: > /tmp/pebsx.want
 	while [ $k -lt $SAMPLES ]; do
 		k=$((k + 1))
-		j=$((k * (P + 1)))
+		j=$(at $k $P)
 		printf '0x%x 0x%x 0x0\n' $((N - j / 3)) $((N - (j + 1) / 3 + 1)) \
 			>> /tmp/pebsx.want
 	done

@@ -14,13 +14,26 @@
 # event. TAP on standard output. LOOP names the
 # test program (default /pmu-loop).
 # ERRATUM names QEMU's model of the erratum (x-pmu-ht-erratum, default
-# leak): with loss, only the erratum tests run (the second, short boot).
+# leak): with loss, the erratum tests of that model first, then the
+# others (the second boot). pmu_skid=N on the command line is the PMI's
+# skid that QEMU was given (x-pmu-skid, mk/boot-pmu.sh; 0 without it).
 LOOP=${LOOP:-/pmu-loop}
 ERRATUM=${ERRATUM:-leak}
+SKID=$(tr ' ' '\n' < /proc/cmdline | sed -n 's/^pmu_skid=\([0-9]*\)$/\1/p')
+SKID=${SKID:-0}
 # N, INSNS, offset (mk/pmu-loop.sh)
 . /pmu-loop.sh
 BRANCHES=$((N + 1))
 LOADS=$N
+# What a corrupting event (0xd0-0xd3) counts of LOADS where no counter of
+# the sibling takes its leaving counts, as with the workaround on (QEMU's
+# README, "What the SDM leaves open"): the errata say such a count "may be
+# dropped", which leak never does and loss does for every second. The
+# kernel guarantees that the sibling's events are not corrupted, not that
+# the corrupting event counts all: the tests below assert the model's
+# count of each reading.
+KEPT=$LOADS
+[ "$ERRATUM" = loss ] && KEPT=$((LOADS / 2))
 PERIOD=100000
 HT=/sys/devices/cpu/ht_bug_workaround
 CPU1=/sys/devices/system/cpu/cpu1/online
@@ -130,7 +143,7 @@ echo "TAP version 13"
 # of each privilege level leaves); where the workaround is on, only its
 # guarantee is asserted: the sibling's event is not corrupted.
 if [ "$ERRATUM" = loss ]; then
-	echo "1..6"
+	echo "1..26"
 	# r00c5 counts nothing in the model: all it reports leaked.
 	erratum_run 0 r00c5
 	[ $? = 0 ] && [ "$main" = $((LOADS / 2)) ] &&
@@ -184,35 +197,40 @@ if [ "$ERRATUM" = loss ]; then
 	echo "$sib" | awk -v RS=';' 'NF { n++; if ($1 != 0 || !($2 > 0))
 		bad = 1 } END { exit bad || n != 4 }' || rc=1
 	tap $rc "loss: a sibling that starts measuring gets counters, uncorrupted"
-	exit 0
+else
+	echo "1..20"
 fi
 
-echo "1..20"
-
 stat_exact /tmp/stat "$LOOP" instructions:u=$INSNS branches:u=$BRANCHES \
-	r81d0:u=$LOADS
-tap $? "perf stat counts the loop's instructions, branches, loads exactly"
+	r81d0:u=$KEPT
+tap $? "perf stat counts the loop's instructions, branches, loads ($KEPT) exactly"
 
 # perf record -- cmd opens one event per CPU for the task, each with its
 # own period: a task that migrates gives floor(n0 / P) + floor(n1 / P)
 # samples, one fewer than its count allows whenever the remainders add up
 # to a period. Pinned to CPU 0 (taskset, inherited by the workload), one
-# event counts it all: exactly INSNS / PERIOD samples. The emulated PMU
-# takes the PMI before the instruction after the one that overflowed the
-# counter (no skid, QEMU's README), and the counter counts nothing in the
-# kernel (:u) before the PMI handler sets its next period: the k-th
-# sample is at the (k * PERIOD + 1)-th instruction of the program.
+# event counts it all: exactly INSNS / PERIOD samples, since the PMI
+# handler counts the events of the skid into the next period (the
+# kernel's guarantee). Where the sample is, no hardware says for an event
+# without PEBS; the emulated PMU takes the PMI SKID instructions after
+# the one that overflowed the counter (x-pmu-skid, QEMU's README), before
+# the next, and the counter counts nothing in the kernel (:u) before the
+# PMI handler sets its next period: the k-th sample is at the (k * PERIOD
+# + 1 + SKID)-th instruction of the program, where that is one of its
+# instructions (with SKID 4 or more, the last PMI comes in its exit).
+# This test of the model fails with any other skid.
 taskset -c 0 perf record -q -e instructions:u -c $PERIOD -o /tmp/rec.data -- "$LOOP"
 rc=$?
 perf script -i /tmp/rec.data -F ip,sym,symoff > /tmp/rec.txt 2> /dev/null
 samples=$(wc -l < /tmp/rec.txt)
 k=0
 : > /tmp/rec.want
-while [ $k -lt $((INSNS / PERIOD)) ]; do
+while [ $k -lt $((INSNS / PERIOD)) ] &&
+	[ $(((k + 1) * PERIOD + 1 + SKID)) -le $INSNS ]; do
 	k=$((k + 1))
-	offset $((k * PERIOD + 1)) >> /tmp/rec.want
+	offset $((k * PERIOD + 1 + SKID)) >> /tmp/rec.want
 done
-awk '{ print $2 }' /tmp/rec.txt > /tmp/rec.got
+awk -v k=$k 'NR <= k { print $2 }' /tmp/rec.txt > /tmp/rec.got
 bad=$(paste -d' ' /tmp/rec.got /tmp/rec.want | awk '$1 != $2' | wc -l)
 echo "# $samples samples (expected $((INSNS / PERIOD))), $bad not at the" \
 	"expected instruction; first: $(head -n 1 /tmp/rec.got) (expected" \
@@ -226,7 +244,7 @@ exact=$?
 if [ $exact != 0 ]; then
 	paste -d' ' /tmp/rec.got /tmp/rec.want | awk '{ print "#   sample " NR ": " $0 }'
 fi
-tap $exact "perf record -c $PERIOD: the k-th sample at instruction k * $PERIOD + 1"
+tap $exact "perf record -c $PERIOD: the k-th sample at instruction k * $PERIOD + 1 + skid ($SKID)"
 
 # Both threads count instructions and a corrupting event while the
 # workaround is switched on and off: no run fails, none loses an
@@ -270,12 +288,12 @@ tap $? "ht_bug_workaround reads 1 after the switches"
 # model (which marks branch-misses unavailable in CPUID leaf 0xA), so all
 # it reports leaked from CPU 0, which loses it: every second load while
 # the workaround is off; nothing while it is on, as the workaround keeps
-# the two off the same counter index.
+# the two off the same counter index (CPU 0 then counts KEPT).
 ok=0
 erratum_run 0 r00c5 || ok=1
 [ "$main" = $((LOADS / 2)) ] && [ "$sib" = $((LOADS / 2)) ] || ok=1
 erratum_run 1 r00c5 || ok=1
-[ "$main" = $LOADS ] && [ "$sib" = 0 ] || ok=1
+[ "$main" = $KEPT ] && [ "$sib" = 0 ] || ok=1
 tap $ok "the erratum corrupts the sibling with the workaround off, not on"
 
 # The sibling goes offline and comes back while events count on all CPUs
@@ -307,7 +325,7 @@ tap $? "the sibling offline and online while events count"
 smt() {
 	taskset -c 0 perf stat -x, -o /tmp/smt$1 \
 		-e r81d0:u,r81d0:u,r81d0:u,r81d0:u -- "$LOOP" || echo fail
-	awk -F, -v n=$LOADS '$3 == "r81d0:u" { c++; s += $5
+	awk -F, -v n=$KEPT '$3 == "r81d0:u" { c++; s += $5
 		if ($1 != n || $5 != "100.00") part = 1 }
 		END { printf "%d %.2f %s\n", c, s, part ? "scaled" : "exact" }' \
 		/tmp/smt$1
@@ -366,9 +384,10 @@ echo "# r81d0 on CPU 0 next to four events on CPU 1: running $g%;" \
 tap $? "a corrupting event next to a sibling holding every counter runs"
 
 # The receiving counter keeps to its own USR and OS bits: r00c5:k does
-# not take the loads made at CPL 3, which stay where they were.
+# not take the loads made at CPL 3, which stay where they were (leak) or
+# are lost (loss): KEPT.
 erratum_run 0 r00c5:k
-[ $? = 0 ] && [ "$main" = $LOADS ] && [ "$sib" = 0 ]
+[ $? = 0 ] && [ "$main" = $KEPT ] && [ "$sib" = 0 ]
 tap $? "the sibling's counter takes no leaked count of a level it does not count"
 
 # Sampling on the receiving counter: CPU 1 samples r00c5 every RPERIOD
@@ -385,7 +404,9 @@ tap $? "the sibling's counter takes no leaked count of a level it does not count
 # apart. While CPU 1's handler runs, its counter is off and CPU 0's
 # leaving counts stay home (x-pmu-ht-erratum=leak): CPU 0 keeps at least
 # half, and CPU 1's counter takes exactly the rest, a sample for each
-# whole period of it (4 with none kept home).
+# whole period of it (4 with none kept home). With loss, the counts that
+# leave while CPU 1's counter is off are lost: CPU 0 keeps half exactly,
+# and CPU 1 has a sample per whole period of what arrived, 1 to 4.
 LONG_LOADS=100000000
 RPERIOD=12000000
 echo 0 > $HT
@@ -399,8 +420,13 @@ samples=$(perf script -i /tmp/recv.data -F period 2> /dev/null | wc -l)
 echo "# r00c5 on CPU 1, a sample every $RPERIOD: $samples samples" \
 	"(expected $(((LONG_LOADS - ${main:-0}) / RPERIOD))); r81d0:u on" \
 	"CPU 0: $main"
-[ "$rc" = 0 ] && [ "$main" -ge $((LONG_LOADS / 2)) ] &&
-	[ "$samples" = $(((LONG_LOADS - main) / RPERIOD)) ]
+if [ "$ERRATUM" = loss ]; then
+	[ "$rc" = 0 ] && [ "$main" = $((LONG_LOADS / 2)) ] &&
+		[ "$samples" -ge 1 ] && [ "$samples" -le $((LONG_LOADS / 2 / RPERIOD)) ]
+else
+	[ "$rc" = 0 ] && [ "$main" -ge $((LONG_LOADS / 2)) ] &&
+		[ "$samples" = $(((LONG_LOADS - main) / RPERIOD)) ]
+fi
 tap $? "perf record on the counter the sibling's loads leak to: a sample per period"
 
 # CMASK and INV on the loop's events (the SDM's comparison of a cycle's
@@ -466,7 +492,7 @@ rc=$?
 ok=0
 exact instructions:u /tmp/idle $INSNS || ok=1
 exact r00c4:u /tmp/idle $BRANCHES || ok=1
-exact r81d0:u /tmp/idle $LOADS || ok=1
+exact r81d0:u /tmp/idle $KEPT || ok=1
 exact r82d0:u /tmp/idle 0 || ok=1
 tap $((rc | ok)) "next to an idle sibling, two corrupting and two other events count exactly"
 
@@ -585,8 +611,8 @@ tap $ok "CPU 0 across its sibling's offline and online: half, all alone, no leak
 
 # The loop with an XCHG with memory instead of its load (/pmu-xchg): the
 # lock is implicit (no LOCK prefix), and XCHG loads and stores once.
-stat_exact /tmp/xchg /pmu-xchg instructions:u=$INSNS r81d0:u=$LOADS \
-	r82d0:u=$LOADS
+stat_exact /tmp/xchg /pmu-xchg instructions:u=$INSNS r81d0:u=$KEPT \
+	r82d0:u=$KEPT
 tap $? "perf stat counts an XCHG with memory as a load and a store"
 
 # The switch written while both threads count: /pmu-switch runs the loop,
@@ -605,7 +631,7 @@ sib_stop || ok=1
 main=$(value r81d0:u /tmp/main)
 sib=$(value r00c5 /tmp/sib)
 echo "# switched on while counting: r81d0:u $main, r00c5 $sib"
-[ "$(cat $HT)" = 1 ] && [ "$main" = $((LOADS / 2 + LOADS)) ] &&
+[ "$(cat $HT)" = 1 ] && [ "$main" = $((LOADS / 2 + KEPT)) ] &&
 	[ "$sib" = $((LOADS / 2)) ] || ok=1
 echo 1 > $HT
 tap $ok "the switch written while both threads count: no leak after the write"

@@ -1,0 +1,45 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# make readings: the guest tests under the readings of what the SDM leaves
+# open (QEMU's README, tools/testing/qemu-pmu/) that make check does not
+# boot, two boots side by side (mk/pin.sh), each a mk/boot-pmu.sh with
+# the reading in its environment: the emulated Skylake's PEBS tests with
+# a write that keeps the arm (PEBS_WRITE_DISARM=off), with the record's
+# event counted after the reload (PEBS_RELOAD_FIRST=on, all 20 tests),
+# and with no skid (PMU_SKID=0); the emulated Haswell's tests of the
+# erratum's leak model with no skid and of its loss model with the
+# default skid (TESTS: no KUnit). Then each boot's TAP lines that
+# failed. Exit 1 if a boot failed.
+# Usage: mk/readings.sh QEMU BZIMAGE INITRAMFS OUTDIR
+set -u
+qemu=$1 kernel=$2 initrd=$3 out=$4
+mkdir -p "$out"
+dir=$(dirname "$0")
+
+# boot NAME PIN MODE LIMIT VAR=VALUE...: one boot into OUTDIR/NAME
+boot() {
+	name=$1 pin=$2 mode=$3 limit=$4
+	shift 4
+	env "$@" "$dir/timed.sh" -o "$out/$name.log" "boot $name ($*)" \
+		"$dir/pin.sh" "$pin" "$dir/boot-pmu.sh" "$qemu" "$kernel" \
+		"$initrd" "$out/$name" "$mode" "$limit"
+}
+
+boot skylake-keep 1 skylake 1200 PEBS_WRITE_DISARM=off & a=$!
+boot skylake-first 2 skylake 1200 PEBS_RELOAD_FIRST=on
+wait $a
+boot skylake-skid0 1 skylake 1200 PMU_SKID=0 & a=$!
+boot on-skid0 2 on 600 PMU_SKID=0 TESTS=leak
+wait $a
+boot loss-skid1 1 loss 600 PMU_SKID=1
+
+rc=0
+for name in skylake-keep skylake-first skylake-skid0 on-skid0 loss-skid1; do
+	tests=$out/$name/tests.log
+	nok=$(grep -a -c -e '^not ok' -e '^# not ok' "$tests" 2> /dev/null)
+	ok=$(grep -a -c -e '^ok' -e '^# ok' "$tests" 2> /dev/null)
+	echo "== $name: ${ok:-0} ok, ${nok:-0} not ok ($out/$name.log)"
+	grep -a -e '^not ok' -e '^# not ok' "$tests" 2> /dev/null
+	grep -a -q '^== end' "$tests" 2> /dev/null && [ "${nok:-0}" = 0 ] || rc=1
+done
+exit $rc
