@@ -24,10 +24,12 @@
 LOOP=${LOOP:-/pmu-loop}
 # N, INSNS, offset (mk/pmu-loop.sh)
 . /pmu-loop.sh
-FIRST=$(tr ' ' '\n' < /proc/cmdline | sed -n 's/^pebs_reload_first=\(on\|off\)$/\1/p')
+FIRST=$(tr ' ' '\n' < /proc/cmdline |
+	sed -n 's/^pebs_reload_first=\(on\|off\)$/\1/p' | tail -n 1)
 FIRST=${FIRST:-off}
 # The PMI's skid in instructions (x-pmu-skid, pmu_skid= on the command line)
-SKID=$(tr ' ' '\n' < /proc/cmdline | sed -n 's/^pmu_skid=\([0-9]*\)$/\1/p')
+SKID=$(tr ' ' '\n' < /proc/cmdline |
+	sed -n 's/^pmu_skid=\([0-9]*\)$/\1/p' | tail -n 1)
 SKID=${SKID:-0}
 # at K PERIOD: the event whose record is the K-th at PERIOD
 at() {
@@ -626,7 +628,8 @@ tap $? "-d: large PEBS, $SAMPLES records at the exact instructions"
 # run again, up to four runs in all. (A nanosleep that does not sleep
 # but is preempted on its return also stops the event at the overflow:
 # its record is reported lost, and the run can still give 0 and 50.)
-DISARM=$(tr ' ' '\n' < /proc/cmdline | sed -n 's/^pebs_write_disarm=\(on\|off\)$/\1/p')
+DISARM=$(tr ' ' '\n' < /proc/cmdline |
+	sed -n 's/^pebs_write_disarm=\(on\|off\)$/\1/p' | tail -n 1)
 DISARM=${DISARM:-on}
 # due N LOST: the samples N and the records reported lost LOST of the
 # reading: N 0 and LOST 50 where the write disarms, else N > 0, LOST 0

@@ -19,7 +19,8 @@
 # skid that QEMU was given (x-pmu-skid, mk/boot-pmu.sh; 0 without it).
 LOOP=${LOOP:-/pmu-loop}
 ERRATUM=${ERRATUM:-leak}
-SKID=$(tr ' ' '\n' < /proc/cmdline | sed -n 's/^pmu_skid=\([0-9]*\)$/\1/p')
+SKID=$(tr ' ' '\n' < /proc/cmdline |
+	sed -n 's/^pmu_skid=\([0-9]*\)$/\1/p' | tail -n 1)
 SKID=${SKID:-0}
 # N, INSNS, offset (mk/pmu-loop.sh)
 . /pmu-loop.sh
@@ -218,6 +219,10 @@ tap $? "perf stat counts the loop's instructions, branches, loads ($KEPT) exactl
 # PMI handler sets its next period: the k-th sample is at the (k * PERIOD
 # + 1 + SKID)-th instruction of the program, where that is one of its
 # instructions (with SKID 4 or more, the last PMI comes in its exit).
+# An interrupt taken within the skid takes the PMI into its handler, as
+# on hardware: with a skid, a sample in the kernel ("[unknown]") is not a
+# miss (seen once in 30 samples, make readings of 2026-12-03); with
+# none, the PMI comes before the interrupt (QEMU's patch 0016) and it is.
 # This test of the model fails with any other skid.
 taskset -c 0 perf record -q -e instructions:u -c $PERIOD -o /tmp/rec.data -- "$LOOP"
 rc=$?
@@ -231,13 +236,15 @@ while [ $k -lt $((INSNS / PERIOD)) ] &&
 	offset $((k * PERIOD + 1 + SKID)) >> /tmp/rec.want
 done
 awk -v k=$k 'NR <= k { print $2 }' /tmp/rec.txt > /tmp/rec.got
-bad=$(paste -d' ' /tmp/rec.got /tmp/rec.want | awk '$1 != $2' | wc -l)
+bad=$(paste -d' ' /tmp/rec.got /tmp/rec.want |
+	awk -v skid="$SKID" '$1 != $2 && !(skid > 0 && $1 == "[unknown]")' | wc -l)
+kern=$(grep -c '^\[unknown\]$' /tmp/rec.got)
 echo "# $samples samples (expected $((INSNS / PERIOD))), $bad not at the" \
-	"expected instruction; first: $(head -n 1 /tmp/rec.got) (expected" \
-	"$(head -n 1 /tmp/rec.want)), last: $(tail -n 1 /tmp/rec.got)" \
+	"expected instruction, $kern in the kernel; first: $(head -n 1 /tmp/rec.got)" \
+	"(expected $(head -n 1 /tmp/rec.want)), last: $(tail -n 1 /tmp/rec.got)" \
 	"(expected $(tail -n 1 /tmp/rec.want))"
-[ "$rc" = 0 ] && [ "$samples" = $((INSNS / PERIOD)) ] &&
-	cmp -s /tmp/rec.got /tmp/rec.want
+[ "$rc" = 0 ] && [ "$samples" = $((INSNS / PERIOD)) ] && [ "$bad" = 0 ] &&
+	[ "$(wc -l < /tmp/rec.got)" = "$(wc -l < /tmp/rec.want)" ]
 exact=$?
 # A miss: each sample's place beside the one expected, for the diagnosis
 # (a kernel address is "[unknown]": the PMI taken in the kernel).

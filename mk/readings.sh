@@ -8,8 +8,11 @@
 # event counted after the reload (PEBS_RELOAD_FIRST=on, all 20 tests),
 # and with no skid (PMU_SKID=0); the emulated Haswell's tests of the
 # erratum's leak model with no skid and of its loss model with the
-# default skid (TESTS: no KUnit). Then each boot's TAP lines that
-# failed. Exit 1 if a boot failed.
+# default skid (TESTS: no KUnit). Then four crossed boots, whose tests
+# are told the other reading than QEMU's (CLAIM, or the erratum's tests
+# of the other model): each test that tells two readings apart must
+# fail there. Then each boot's TAP lines that failed. Exit 1 if a boot
+# of the first five failed, or a crossed one passed.
 # Usage: mk/readings.sh QEMU BZIMAGE INITRAMFS OUTDIR
 set -u
 qemu=$1 kernel=$2 initrd=$3 out=$4
@@ -31,15 +34,26 @@ wait $a
 boot skylake-skid0 1 skylake 1200 PMU_SKID=0 & a=$!
 boot on-skid0 2 on 600 PMU_SKID=0 TESTS=leak
 wait $a
-boot loss-skid1 1 loss 600 PMU_SKID=1
+boot loss-skid1 1 loss 600 PMU_SKID=1 & a=$!
+boot cross-first 2 skylake-unstable 600 PEBS_RELOAD_FIRST=on \
+	CLAIM=pebs_reload_first=off
+wait $a
+boot cross-keep 1 skylake 1200 CLAIM=pebs_write_disarm=off & a=$!
+boot cross-skid 2 loss 600 PMU_SKID=1 CLAIM=pmu_skid=0
+wait $a
+boot cross-loss 1 loss 600 TESTS=leak
 
 rc=0
-for name in skylake-keep skylake-first skylake-skid0 on-skid0 loss-skid1; do
+for name in skylake-keep skylake-first skylake-skid0 on-skid0 loss-skid1 \
+	cross-first cross-keep cross-skid cross-loss; do
 	tests=$out/$name/tests.log
 	nok=$(grep -a -c -e '^not ok' -e '^# not ok' "$tests" 2> /dev/null)
 	ok=$(grep -a -c -e '^ok' -e '^# ok' "$tests" 2> /dev/null)
 	echo "== $name: ${ok:-0} ok, ${nok:-0} not ok ($out/$name.log)"
 	grep -a -e '^not ok' -e '^# not ok' "$tests" 2> /dev/null
-	grep -a -q '^== end' "$tests" 2> /dev/null && [ "${nok:-0}" = 0 ] || rc=1
+	case "$name" in
+	cross-*) [ "${nok:-0}" != 0 ] || rc=1 ;;
+	*) grep -a -q '^== end' "$tests" 2> /dev/null && [ "${nok:-0}" = 0 ] || rc=1 ;;
+	esac
 done
 exit $rc
