@@ -23,7 +23,11 @@
 # 44 records lost: mk/pebs-tests.sh). Then, per boot, a full buffer:
 # PEBS on the kernel's instructions of CPU 1 at periods of 50 and 100
 # beside a busy loop, the samples, their span and the kernel's
-# LOST_SAMPLES reports (README, "A full buffer in the guest").
+# LOST_SAMPLES reports (README, "A full buffer in the guest"). And a
+# start-up table: per boot and frequency, the samples of /pmu-long's
+# first 100 ms, of the short /pmu-loop and of the mostly sleeping
+# /pmu-nap (mk/pebs-figures-tests.sh). The guests run at the kernel's
+# sample rate limit, perf's CPU time guard off (the reason is there).
 # Usage: mk/pebs-figures.sh QEMU VANILLA_BZIMAGE BZIMAGE INITRAMFS OUTDIR
 set -eu
 qemu=$1 vanilla=$2 kernel=$3 initrd=$4 out=$5
@@ -34,6 +38,7 @@ rm -rf "$out"
 mkdir -p "$out"
 for boot in "7.3 $vanilla 64" "series $kernel 64" "series $kernel 512" \
 	    "series $kernel 4096"; do
+	# shellcheck disable=SC2086 # the fields of the boot
 	set -- $boot
 	name=$1-$3
 	echo "pebs-figures: boot $1, $3 KiB"
@@ -45,13 +50,16 @@ for boot in "7.3 $vanilla 64" "series $kernel 64" "series $kernel 512" \
 		echo "pebs-figures: the boot of $1 at $3 KiB failed" >&2
 		exit 1
 	fi
-	if grep -a -q '^figures .* failed' "$out/$name/tests.log"; then
+	if grep -a -q -e '^figures .* failed' -e '^startup .*failed' \
+	     "$out/$name/tests.log"; then
 		cat "$out/$name/tests.log"
 		echo "pebs-figures: a run of $1 at $3 KiB failed" >&2
 		exit 1
 	fi
 	grep -a '^figures ' "$out/$name/tests.log" |
 		sed "s/^figures /$1 $3 /" >> "$out/runs"
+	grep -a '^startup ' "$out/$name/tests.log" |
+		sed "s/^startup /$1 $3 /" >> "$out/startup"
 	grep -a '^due ' "$out/$name/tests.log" |
 		sed "s/^due /$1 $3 /" >> "$out/due"
 	grep -a '^full ' "$out/$name/tests.log" |
@@ -79,6 +87,15 @@ awk -v hz="$hz" -v insns=$insns '$1 == "series" && $3 > 1000 && $4 > 0 {
 	printf "series at 4 and 10 kHz: %.1f records lost expected" \
 		" (drains / (mean period + 1)), %d reported\n", e, l
 }' "$out/runs"
+
+echo
+echo "kernel   KiB      F  start-up: samples of /pmu-long's first 100 ms" \
+	"(F / 10 due), of /pmu-loop, of /pmu-nap"
+awk 'NR == FNR { early[$1 " " $2 " " $3] = $11; next }
+{
+	printf "%-6s %5d %6d %21d %21d %14d\n", $1, $2, $3,
+		early[$1 " " $2 " " $3], $4, $5
+}' "$out/runs" "$out/startup"
 
 echo
 echo "kernel   KiB  /pmu-sleep -c 6, 50 records due at a nanosleep:" \

@@ -21,6 +21,10 @@
  * 1 ms until 2026-12-02, when 3 to 7 of 50 returned without sleeping
  * in every run on the emulated Skylake: the timer expired before
  * schedule(), README.)
+ * Built with -DNAP -DITERS=50 (/pmu-nap, mk/pebs-figures-tests.sh), 50
+ * rounds of the loop of 100,000 iterations followed by a nanosleep of
+ * 20 ms, then exit(0): a task that runs a few milliseconds at a time and
+ * mostly sleeps.
  * Built with -DXMM (/pmu-xmm, mk/pebs-tests.sh), a copy of the loop
  * counter to XMM0 instead of the load: as many instructions, no load
  * (the copy is a byte longer: offset() of mk/pmu-loop.sh does not apply).
@@ -61,10 +65,18 @@ _start:
 	mov	$60, %eax
 	xor	%edi, %edi
 	syscall
-#elif defined(SLEEP)
+#elif defined(SLEEP) || defined(NAP)
 	nop
 	mov	$ITERS, %ebx
+#ifdef NAP
+1:	mov	$100000, %ecx
+2:	mov	(%rsp), %rax
+	dec	%ecx
+	jnz	2b
+	mov	$35, %eax		/* nanosleep(&ms, NULL) */
+#else
 1:	mov	$35, %eax		/* nanosleep(&ms, NULL) */
+#endif
 	lea	ms(%rip), %rdi
 	xor	%esi, %esi
 	syscall
