@@ -31,9 +31,11 @@ boot() {
 boot skylake-keep 1 skylake 1200 PEBS_WRITE_DISARM=off & a=$!
 boot skylake-first 2 skylake 1200 PEBS_RELOAD_FIRST=on
 wait $a
-boot skylake-skid0 1 skylake 1200 PMU_SKID=0 & a=$!
+boot skylake-skid0 1 skylake 1200 PMU_SKID=0
+# Alone: its upstream kselftests give each case 30 s, which
+# sigtrap_threads.signal_stress outran beside a second guest (README,
+# "Flaky": vCPUs waiting for the other guest's on 2 cores).
 boot on-skid0 2 on 600 PMU_SKID=0 TESTS=leak
-wait $a
 boot loss-skid1 1 loss 600 PMU_SKID=1 & a=$!
 boot cross-first 2 skylake-unstable 600 PEBS_RELOAD_FIRST=on \
 	CLAIM=pebs_reload_first=off
