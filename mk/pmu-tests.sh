@@ -223,7 +223,12 @@ tap $? "perf stat counts the loop's instructions, branches, loads ($KEPT) exactl
 # on hardware: with a skid, a sample in the kernel ("[unknown]") is not a
 # miss (seen once in 30 samples, make readings of 2026-12-03); with
 # none, the PMI comes before the interrupt (QEMU's patch 0016) and it is.
-# This test of the model fails with any other skid.
+# This test of the model fails with any other skid. The kernel can move
+# a sample itself: it gives a counter 2 events at least
+# (x86_perf_event_set_period()), so that a task scheduled out one event
+# before an overflow overflows one event late when it runs again (seen
+# beside a task that woke every 50 us on CPU 0, 2026-12-03; here only
+# kernel threads share CPU 0 with the program).
 taskset -c 0 perf record -q -e instructions:u -c $PERIOD -o /tmp/rec.data -- "$LOOP"
 rc=$?
 perf script -i /tmp/rec.data -F ip,sym,symoff > /tmp/rec.txt 2> /dev/null
