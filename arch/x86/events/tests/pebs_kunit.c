@@ -915,6 +915,77 @@ static void pebs_drain_fmt3_two_events(struct kunit *test)
 }
 
 /*
+ * A drain of a buffer with room left (the threshold of another counter,
+ * pmu::read(), a context switch) that finds a counter past its overflow:
+ * its assist is still to come, to write its record and reload it, as the
+ * SDM has it for the event after the overflow (or after some delay). The
+ * drain counts its events and leaves the counter alone: a write there
+ * would drop that record, or be overwritten by its reload, as a write
+ * disarms an armed assist or not (the SDM does not say).
+ */
+static void pebs_drain_room(struct kunit *test)
+{
+	struct pebs_test *t = pebs_test_install(test, 3);
+	struct perf_sample_data data = {};
+	u64 period = PEBS_TEST_PERIOD;
+	struct perf_event *event;
+
+	event = pebs_test_pebs_event(test, 1, PERF_SAMPLE_IP |
+				     PERF_SAMPLE_TIME);
+	pebs_test_write_skl(t, BIT_ULL(1), 0);
+	pebs_test_write_skl(t, BIT_ULL(1), 1);
+
+	pebs_cpu_enter(t);
+	pebs_test_start(event);
+	pebs_test_set_counter(t, event, period + 3);
+	intel_pmu_drain_pebs_nhm(&t->iregs, &data);
+	pebs_cpu_exit(t);
+
+	KUNIT_EXPECT_EQ(test, t->n_samples, 2);
+	KUNIT_EXPECT_EQ(test, t->n_set_period, 0);
+	pebs_expect_count(test, event, 3 * period + 3, period + 3);
+}
+
+/*
+ * A buffer full of one counter's records, the other counter past its
+ * overflow without a record in it: the assist found no room. The drain
+ * reads that counter too and starts it again from period_left; the
+ * counter of the records, reloaded by its last one, is not written.
+ */
+static void pebs_drain_full_other(struct kunit *test)
+{
+	struct pebs_test *t = pebs_test_install(test, 3);
+	struct perf_sample_data data = {};
+	u64 period = PEBS_TEST_PERIOD;
+	struct perf_event *ev0, *ev1;
+	int i, n;
+
+	ev0 = pebs_test_pebs_event(test, 0, PERF_SAMPLE_IP |
+				   PERF_SAMPLE_TIME);
+	ev1 = pebs_test_pebs_event(test, 1, PERF_SAMPLE_IP |
+				   PERF_SAMPLE_TIME);
+	n = (t->ds->pebs_absolute_maximum - t->ds->pebs_buffer_base) /
+	    sizeof(struct pebs_record_skl);
+	for (i = 0; i < n; i++)
+		pebs_test_write_skl(t, BIT_ULL(0), i);
+
+	pebs_cpu_enter(t);
+	pebs_test_start(ev0);
+	pebs_test_start(ev1);
+	pebs_test_set_counter(t, ev0, 7);
+	pebs_test_set_counter(t, ev1, period + 5);
+	intel_pmu_drain_pebs_nhm(&t->iregs, &data);
+	pebs_cpu_exit(t);
+
+	KUNIT_EXPECT_EQ(test, t->n_output, n - 1);
+	KUNIT_EXPECT_EQ(test, t->n_overflow, 1);
+	KUNIT_EXPECT_EQ(test, t->n_set_period, 1);
+	KUNIT_EXPECT_EQ(test, t->set_period_left, -5);
+	pebs_expect_count(test, ev0, n * period + 7, 7);
+	pebs_expect_count(test, ev1, period + 5, period + 5);
+}
+
+/*
  * The drain of adaptive records, basic group only and basic + memory
  * info, on a generic and on a fixed counter: as for format 3, the time
  * from each record's TSC, the last record through perf_event_overflow(),
@@ -1075,6 +1146,8 @@ static struct kunit_case pebs_test_cases[] = {
 	KUNIT_CASE(pebs_threshold_fmt3),
 	KUNIT_CASE(pebs_threshold_adaptive),
 	KUNIT_CASE(pebs_drain_fmt3),
+	KUNIT_CASE(pebs_drain_room),
+	KUNIT_CASE(pebs_drain_full_other),
 	KUNIT_CASE(pebs_drain_fmt3_no_pmi),
 	KUNIT_CASE(pebs_drain_fmt3_two_events),
 	KUNIT_CASE(pebs_drain_full),
