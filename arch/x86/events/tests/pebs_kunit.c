@@ -462,6 +462,18 @@ static void pebs_test_write_skl(struct pebs_test *t, u64 status, int i)
 	t->ds->pebs_index += sizeof(*rec);
 }
 
+/* format 3 records of @status from the index up to the absolute maximum */
+static int pebs_test_fill_skl(struct pebs_test *t, u64 status)
+{
+	int i, n;
+
+	n = (t->ds->pebs_absolute_maximum - t->ds->pebs_index) /
+	    sizeof(struct pebs_record_skl);
+	for (i = 0; i < n; i++)
+		pebs_test_write_skl(t, status, i);
+	return n;
+}
+
 /* an adaptive record of the groups @cfg for the counters @counters */
 static void pebs_test_write_adaptive(struct pebs_test *t, u64 cfg,
 				     u64 counters, int i)
@@ -846,14 +858,11 @@ static void pebs_drain_full(struct kunit *test)
 	struct perf_sample_data data = {};
 	struct perf_event *event;
 	u64 period = PEBS_TEST_PERIOD, past = 4242;
-	int i, n;
+	int n;
 
 	event = pebs_test_pebs_event(test, 1, PERF_SAMPLE_IP |
 				     PERF_SAMPLE_TIME);
-	n = (t->ds->pebs_absolute_maximum - t->ds->pebs_buffer_base) /
-	    sizeof(struct pebs_record_skl);
-	for (i = 0; i < n; i++)
-		pebs_test_write_skl(t, BIT_ULL(1), i);
+	n = pebs_test_fill_skl(t, BIT_ULL(1));
 
 	pebs_cpu_enter(t);
 	pebs_test_start(event);
@@ -958,16 +967,13 @@ static void pebs_drain_full_other(struct kunit *test)
 	struct perf_sample_data data = {};
 	u64 period = PEBS_TEST_PERIOD;
 	struct perf_event *ev0, *ev1;
-	int i, n;
+	int n;
 
 	ev0 = pebs_test_pebs_event(test, 0, PERF_SAMPLE_IP |
 				   PERF_SAMPLE_TIME);
 	ev1 = pebs_test_pebs_event(test, 1, PERF_SAMPLE_IP |
 				   PERF_SAMPLE_TIME);
-	n = (t->ds->pebs_absolute_maximum - t->ds->pebs_buffer_base) /
-	    sizeof(struct pebs_record_skl);
-	for (i = 0; i < n; i++)
-		pebs_test_write_skl(t, BIT_ULL(0), i);
+	n = pebs_test_fill_skl(t, BIT_ULL(0));
 
 	pebs_cpu_enter(t);
 	pebs_test_start(ev0);
