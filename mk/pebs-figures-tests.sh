@@ -8,15 +8,15 @@
 # the samples perf wrote; the PMIs CPU 0 took during the command
 # (/proc/interrupts); the loop's switches out of its CPU
 # (PERF_RECORD_SWITCH out, --switch-events); the PERF_RECORD_THROTTLE
-# records and the records reported lost (perf report --stats); the first
+# and PERF_RECORD_LOST_SAMPLES records (perf report --stats); the first
 # and the last sample's time (s); the samples of the first 100 ms from
 # the first. Then per F the start-up of short and sleeping tasks:
 #   startup F LOOP NAP
 # the samples of perf record -F F of /pmu-loop (3,000,004 instructions,
 # a few ticks) and of /pmu-nap (50 runs of 300,000 instructions, each
 # followed by a sleep of 20 ms). Then one line for the records due as
-# the task sleeps (mk/pebs-tests.sh, tests 17-18: /pmu-sleep at -c 6, 50
-# records due at its nanosleeps, if each of them sleeps):
+# the task sleeps (mk/pebs-tests.sh, tests 17-18: /pmu-sleep at -c 6,
+# its first overflow on a nanosleep):
 #   due SAMPLES LOST SLEPT
 # SLEPT the nanosleeps that left the CPU (PERF_RECORD_SWITCH out, not
 # preempted).
@@ -35,10 +35,7 @@ pmis() {
 }
 
 # stats NAME: the count of the record type NAME in perf report --stats,
-# from its first table (the file's; for LOST_SAMPLES the event's table
-# after it gives the records they report lost, which is the same count
-# here: a user-mode event's only reports are those of patch 39, one
-# record each)
+# from its first table (the file's)
 stats() {
 	awk -v n="$1" '$1 == n && $2 == "events:" { print $3; f = 1; exit }
 		END { if (!f) print 0 }' /tmp/figures.stats

@@ -15,12 +15,11 @@
 # compare). A drain comes with a PMI, a tick (the tick stops and starts
 # a frequency event: a drain with large PEBS) or a switch out: the
 # records per drain are estimated as samples / (PMIs + ticks + switches),
-# the ticks those of the sampled span at the kernel's HZ; the records lost
-# expected by chance in the series' runs at 4 and 10 kHz. Then, per boot,
-# the samples and the records reported lost of /pmu-sleep at -c 6 (50
-# records due as the task sleeps, mk/pebs-tests.sh tests 17-18), and how
-# many of its 50 nanosleeps slept (one that does not makes 5 samples and
-# 44 records lost: mk/pebs-tests.sh). Then, per boot, a full buffer:
+# the ticks those of the sampled span at the kernel's HZ. Then, per boot,
+# the samples and the records reported lost of /pmu-sleep at -c 6 (its
+# first overflow on a nanosleep, the record due as the task sleeps,
+# mk/pebs-tests.sh tests 17-18), and how many of its 50 nanosleeps slept
+# (mk/pmu-sleep-model.py gives the samples). Then, per boot, a full buffer:
 # PEBS on the kernel's instructions of CPU 1 at periods of 50 and 100
 # beside a busy loop, the samples, their span and the kernel's
 # LOST_SAMPLES reports (README, "A full buffer in the guest"). And a
@@ -76,18 +75,6 @@ awk -v hz="$hz" '{
 		(s > 0 ? (n - 1) / s / $3 : 0)
 }' "$out/runs"
 
-# A stop (tick or switch) of a series' run at 4 or 10 kHz finds the
-# counter at its overflow, its record due and lost, about once in period
-# + 1 events: the drains times 1 / (mean period + 1), the mean period
-# being the loop's instructions over the samples.
-awk -v hz="$hz" -v insns=$insns '$1 == "series" && $3 > 1000 && $4 > 0 {
-	drains = $5 + $6 + ($10 - $9) * hz
-	e += drains / (insns / $4 + 1); l += $8
-} END {
-	printf "series at 4 and 10 kHz: %.1f records lost expected" \
-		" (drains / (mean period + 1)), %d reported\n", e, l
-}' "$out/runs"
-
 echo
 echo "kernel   KiB      F  start-up: samples of /pmu-long's first 100 ms" \
 	"(F / 10 due), of /pmu-loop, of /pmu-nap"
@@ -98,9 +85,9 @@ awk 'NR == FNR { early[$1 " " $2 " " $3] = $11; next }
 }' "$out/runs" "$out/startup"
 
 echo
-echo "kernel   KiB  /pmu-sleep -c 6, 50 records due at a nanosleep:" \
+echo "kernel   KiB  /pmu-sleep -c 6, overflows on its nanosleeps:" \
 	"samples  lost  slept"
-awk '{ printf "%-6s %5d %47d %5d %6d\n", $1, $2, $3, $4, $5 }' "$out/due"
+awk '{ printf "%-6s %5d %45d %5d %6d\n", $1, $2, $3, $4, $5 }' "$out/due"
 
 echo
 echo "kernel   KiB  kernel PEBS on CPU 1, -c P, sleep 1: P  samples" \

@@ -992,6 +992,53 @@ static void pebs_drain_full_other(struct kunit *test)
 }
 
 /*
+ * A drain that finds the counter at its overflow, with no event since,
+ * counts the whole period and leaves the counter to its armed assist,
+ * prev_count 0. Before x86_pmu_start() writes the counter
+ * (intel_pmu_set_period()), intel_pmu_pebs_keep_due() leaves the period
+ * one event, not a whole period: written 2 short, the counter gives the
+ * record due whether the write ends the arm or not, and the next drain
+ * counts from there. After a drain that finds the counter reloaded, and
+ * for a new event (intel_pmu_hw_config()), the period left is kept.
+ */
+static void pebs_restart_due(struct kunit *test)
+{
+	struct pebs_test *t = pebs_test_install(test, 3);
+	struct perf_sample_data data = {};
+	u64 period = PEBS_TEST_PERIOD;
+	struct perf_event *event;
+	s64 new_left, due_left;
+
+	event = pebs_test_pebs_event(test, 2, PERF_SAMPLE_IP |
+				     PERF_SAMPLE_TIME);
+	intel_pmu_pebs_keep_due(event);
+	new_left = local64_read(&event->hw.period_left);
+	pebs_test_write_skl(t, BIT_ULL(2), 0);
+	pebs_test_write_skl(t, BIT_ULL(2), 1);
+
+	pebs_cpu_enter(t);
+	pebs_test_start(event);
+	pebs_test_set_counter(t, event, period);
+	intel_pmu_drain_pebs_nhm(&t->iregs, &data);
+	pebs_expect_count(test, event, 3 * period, period);
+	intel_pmu_pebs_keep_due(event);
+	due_left = local64_read(&event->hw.period_left);
+	/* x86_perf_event_set_period(): at least 2 */
+	local64_set(&event->hw.prev_count, (u64)-2);
+	pebs_test_write_skl(t, BIT_ULL(2), 2);
+	pebs_test_set_counter(t, event, 5);
+	intel_pmu_drain_pebs_nhm(&t->iregs, &data);
+	intel_pmu_pebs_keep_due(event);
+	pebs_cpu_exit(t);
+
+	KUNIT_EXPECT_EQ(test, new_left, period);
+	KUNIT_EXPECT_EQ(test, due_left, 1);
+	KUNIT_EXPECT_EQ(test, t->n_samples, 3);
+	KUNIT_EXPECT_EQ(test, t->n_set_period, 0);
+	pebs_expect_count(test, event, 3 * period + 7, 5);
+}
+
+/*
  * The drain of adaptive records, basic group only and basic + memory
  * info, on a generic and on a fixed counter: as for format 3, the time
  * from each record's TSC, the last record through perf_event_overflow(),
@@ -1154,6 +1201,7 @@ static struct kunit_case pebs_test_cases[] = {
 	KUNIT_CASE(pebs_drain_fmt3),
 	KUNIT_CASE(pebs_drain_room),
 	KUNIT_CASE(pebs_drain_full_other),
+	KUNIT_CASE(pebs_restart_due),
 	KUNIT_CASE(pebs_drain_fmt3_no_pmi),
 	KUNIT_CASE(pebs_drain_fmt3_two_events),
 	KUNIT_CASE(pebs_drain_full),
