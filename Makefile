@@ -18,8 +18,9 @@
 #                     Intel machines (config of the running kernel)
 #   make qemu         qemu-system-x86_64 with the emulated Intel PMU (tools/testing/qemu-pmu/)
 #   make boot-pmu     boot the built test kernel on it (PMU=loss: the
-#                     erratum's loss model, its tests only; PMU=skylake:
-#                     an emulated Skylake with PEBS, its tests only;
+#                     erratum's loss model, its tests, then the others;
+#                     PMU=skylake: an emulated Skylake with PEBS, its
+#                     tests only;
 #                     PMU=skylake-adaptive: the same, PEBS format 4;
 #                     PMU=off: stock QEMU behaviour)
 #   make cost         the emulated PMU's cost: instructions per second of
@@ -157,8 +158,8 @@ initramfs: kselftest
 # (alone: its fuzz phase), then two short ones side by side, the
 # erratum's loss model and the emulated Skylake (PEBS) with tsc=unstable,
 # then two long ones side by side, the Skylake and the same with
-# adaptive PEBS (record format 4); a boot uses 1.3 of the host's cores
-# (README): judged by mk/evaluate.py. $(call BOOT_PMU,MODE): the boot of
+# adaptive PEBS (record format 4); a boot uses 1.3 of the host's cores:
+# judged by mk/evaluate.py. $(call BOOT_PMU,MODE): the boot of
 # mk/boot-pmu.sh MODE, its output in build/boot-pmu-MODE.log; a fourth
 # argument sets a reading (VAR=VALUE in its environment).
 BOOT_PLAIN = echo "boot: QEMU (TCG, 2 CPUs): KUnit, kselftests, perf" && \
@@ -173,7 +174,7 @@ BOOT_PMU = mk/timed.sh -o $(B)/boot-pmu-$(1).log "boot $(1)" \
 # 50 nanosleeps of 20 ms of tests 17-18 did not sleep in 2 of their 5
 # runs (one run again); pinned, all 50 slept in each, and the two took
 # 410 and 413 s, against 375 and 410 (2026-12-02, the host otherwise
-# idle; README). In the pinned pair of the cold run of be409e7 PEBS test
+# idle). In the pinned pair of the cold run of be409e7 PEBS test
 # 12 failed once: most likely three of the loop's records lost at its
 # preemptions and reported lost, which the test did not count (it does
 # since 24a6160).
@@ -208,7 +209,7 @@ haswell: kernel initramfs qemu
 # spare: QEMU's build, from the fetch of its source on, beside the
 # kernel's, from the fetch of its own (once what both need is installed:
 # their serial steps, fetches, configure and links, then overlap);
-# check-fast beside them and then the boots (README) at nice 19: on the
+# check-fast beside them and then the boots at nice 19: on the
 # host's idle time only, since a cold check-fast beside the boots at
 # nice 0 (748 s, its simulator runs uncached) made the Haswell boot pass
 # its 600 s in the fuzz phase, every test before it passed (399 s

@@ -2,6 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """Where the vCPUs of a guest that did not finish in time are.
 
+The test kernel's tick is periodic and its hrtimers low-resolution
+(olddefconfig's choices for the test config): perf's multiplexing
+hrtimer runs in the tick's interrupt.
+
 Usage: mk/hang.py SECONDS MONITOR SYSTEM_MAP
 
 Sleeps SECONDS, then asks QEMU's human monitor (the UNIX socket MONITOR)

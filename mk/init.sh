@@ -20,8 +20,8 @@ out=/dev/ttyS1
 # The boot on the emulated Haswell (mk/boot-pmu.sh) adds pmu_tests=MODE,
 # QEMU's model of the HT erratum: with leak, every test runs, then
 # mk/pmu-tests.sh, then 30 s of mk/fuzz-tests.sh (seed 1, no trinity);
-# with loss (a second, short boot), only the
-# erratum tests of mk/pmu-tests.sh. The boot on the emulated Skylake adds
+# with loss (a second, short boot), mk/pmu-tests.sh, the erratum tests
+# of that model first. The boot on the emulated Skylake adds
 # pmu_tests=pebs: only the PEBS tests, mk/pebs-tests.sh; its boot with
 # tsc=unstable pmu_tests=pebs-unstable: only their first 8. mk/cost.sh's
 # boots add pmu_tests=cost: only mk/cost-tests.sh; mk/pebs-figures.sh's

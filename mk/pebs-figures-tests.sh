@@ -88,8 +88,8 @@ echo "due $(perf script -i /tmp/due.data -F ip 2> /dev/null | grep -c .)" \
 		grep -v -c preempt)"
 
 # A full buffer: PEBS on the kernel's instructions of CPU 1 at a period
-# of 50 and 100, for a sleep 1 while a busy loop runs there (README, "A
-# full buffer in the guest"): the samples, the first and last sample's
+# of 50 and 100, for a sleep 1 while a busy loop runs there
+# (series/cover/pebs-reload): the samples, the first and last sample's
 # time, and the LOST_SAMPLES reports as "COUNTxLOST" (perf report -D;
 # "COUNTxperf:LOST" for perf's own, of time 0: its ring buffer's). perf
 # runs with its default ring buffer, as in mk/pebs-tests.sh: with -m 16M

@@ -22,7 +22,7 @@
 # (mk/pmu-sleep-model.py gives the samples). Then, per boot, a full buffer:
 # PEBS on the kernel's instructions of CPU 1 at periods of 50 and 100
 # beside a busy loop, the samples, their span and the kernel's
-# LOST_SAMPLES reports (README, "A full buffer in the guest"). And a
+# LOST_SAMPLES reports (series/cover/pebs-reload). And a
 # start-up table: per boot and frequency, the samples of /pmu-long's
 # first 100 ms, of the short /pmu-loop and of the mostly sleeping
 # /pmu-nap (mk/pebs-figures-tests.sh). The guests run at the kernel's

@@ -19,8 +19,13 @@
  * nanosleeps of 20 ms, each the sixth user instruction after the start
  * or after the one before, then exit(0): 6 * 50 + 5 instructions. (Of
  * 1 ms until 2026-12-02, when 3 to 7 of 50 returned without sleeping
- * in every run on the emulated Skylake: the timer expired before
- * schedule(), README.)
+ * in every run on the emulated Skylake: do_nanosleep() does not
+ * schedule once the timer has woken its task, so a vCPU that the host
+ * took away between arming the timer and schedule() returns without
+ * leaving the CPU; nothing stops the event, and the next instruction
+ * writes the record, which moves every later overflow.
+ * mk/pmu-sleep-model.py gives the samples for any set of nanosleeps
+ * that do not sleep.)
  * Built with -DNAP -DITERS=50 (/pmu-nap, mk/pebs-figures-tests.sh), 50
  * rounds of the loop of 100,000 iterations followed by a nanosleep of
  * 20 ms, then exit(0): a task that runs a few milliseconds at a time and

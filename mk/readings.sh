@@ -33,8 +33,8 @@ boot skylake-first 2 skylake 1200 PEBS_RELOAD_FIRST=on
 wait $a
 boot skylake-skid0 1 skylake 1200 PMU_SKID=0
 # Alone: its upstream kselftests give each case 30 s, which
-# sigtrap_threads.signal_stress outran beside a second guest (README,
-# "Flaky": vCPUs waiting for the other guest's on 2 cores).
+# sigtrap_threads.signal_stress outran beside a second guest (vCPUs
+# waiting for the other guest's on 2 cores: mk/sigtrap-figures.sh).
 boot on-skid0 2 on 600 PMU_SKID=0 TESTS=leak
 boot loss-skid1 1 loss 600 PMU_SKID=1 & a=$!
 boot cross-first 2 skylake-unstable 600 PEBS_RELOAD_FIRST=on \

@@ -13,7 +13,7 @@ haswell=$1 loss=$2 skylake=$3
 lines() {
 	tr -d '\r\000' < "$1" | awk -v t="$2" '
 		/^== (pmu|pebs)$/ { on = 1; next }
-		/^== end$/ { on = 0 }
+		/^== / { on = 0 }
 		!on { next }
 		/^# / { d[++n] = $0; next }
 		/^(not )?ok [0-9]+ / {
@@ -40,7 +40,7 @@ echo "The series at work on the emulated Haswell (QEMU, two threads of one"
 echo "core), unmodified perf on /pmu-loop, a static loop of 1,000,000 loads:"
 show "Hardware events count exactly (perf stat, CPU 0):" "$haswell" 1
 show "Next to an idle sibling, two corrupting and two other events all
-run all the time on four counters, exactly (CPU 0):" "$haswell" 14
+run all the time on four counters, exactly (CPU 0):" "$haswell" 15
 show "CPU 0's four corrupting events: all four with the sibling offline,
 idle or the switch off; half the counters while the sibling counts:" \
 	"$haswell" 7
