@@ -998,8 +998,10 @@ static void pebs_drain_full_other(struct kunit *test)
  * (intel_pmu_set_period()), intel_pmu_pebs_keep_due() leaves the period
  * one event, not a whole period: written 2 short, the counter gives the
  * record due whether the write ends the arm or not, and the next drain
- * counts from there. After a drain that finds the counter reloaded, and
- * for a new event (intel_pmu_hw_config()), the period left is kept.
+ * counts from there. The period starts anew: last_period takes the one
+ * PERF_EVENT_IOC_PERIOD set while the event was stopped. After a drain
+ * that finds the counter reloaded, for a new event (intel_pmu_hw_config())
+ * and for a KVM guest's (exclude_host), the period left is kept.
  */
 static void pebs_restart_due(struct kunit *test)
 {
@@ -1008,6 +1010,7 @@ static void pebs_restart_due(struct kunit *test)
 	u64 period = PEBS_TEST_PERIOD;
 	struct perf_event *event;
 	s64 new_left, due_left;
+	u64 last;
 
 	event = pebs_test_pebs_event(test, 2, PERF_SAMPLE_IP |
 				     PERF_SAMPLE_TIME);
@@ -1021,8 +1024,10 @@ static void pebs_restart_due(struct kunit *test)
 	pebs_test_set_counter(t, event, period);
 	intel_pmu_drain_pebs_nhm(&t->iregs, &data);
 	pebs_expect_count(test, event, 3 * period, period);
+	event->hw.sample_period = 2 * period;
 	intel_pmu_pebs_keep_due(event);
 	due_left = local64_read(&event->hw.period_left);
+	last = event->hw.last_period;
 	/* x86_perf_event_set_period(): at least 2 */
 	local64_set(&event->hw.prev_count, (u64)-2);
 	pebs_test_write_skl(t, BIT_ULL(2), 2);
@@ -1033,9 +1038,16 @@ static void pebs_restart_due(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, new_left, period);
 	KUNIT_EXPECT_EQ(test, due_left, 1);
+	KUNIT_EXPECT_EQ(test, last, 2 * period);
 	KUNIT_EXPECT_EQ(test, t->n_samples, 3);
 	KUNIT_EXPECT_EQ(test, t->n_set_period, 0);
 	pebs_expect_count(test, event, 3 * period + 7, 5);
+
+	local64_set(&event->hw.prev_count, 0);
+	event->attr.exclude_host = 1;
+	intel_pmu_pebs_keep_due(event);
+	KUNIT_EXPECT_EQ(test, local64_read(&event->hw.period_left),
+			2 * period - 5);
 }
 
 /*
