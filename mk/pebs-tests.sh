@@ -120,8 +120,9 @@ rec() {
 # sleep: such a stop comes with a preemption, perf record's own thread
 # on CPU 0 (2 to 7 a run in a make check of 2026-12-03), and one lands
 # in those two instructions in 2 of some 60 runs of a make check of
-# 2026-12-03 (each passed when run again), more often than their share of the loop, near an overflow
-# the emulator's blocks being of one instruction each.
+# 2026-12-03 (each passed when run again), more often than their share
+# of the loop: near an overflow the emulator's blocks are of one
+# instruction each.
 rec_exact() {
 	exact=$1 want=$2
 	shift 2
