@@ -31,7 +31,7 @@
 #                     10), from boot HOGS_FROM on (default none) beside
 #                     HOGS host busy loops
 #   make pebs-figures frequency-mode PEBS on the emulated Skylake, 7.3 as
-#                     shipped against the series, buffers of 64 KiB-4 MiB
+#                     shipped against the series, at the defaults
 #   make readings     the guest tests under the readings of what the SDM
 #                     leaves open that make check does not boot
 
@@ -171,18 +171,18 @@ BOOT_PMU = mk/timed.sh -o $(B)/boot-pmu-$(1).log "boot $(1)" \
 # Two boots side by side run one on each of the first two host CPUs that
 # make may use ($(call BOOT_PMU,MODE,LIMIT,1 or 2), mk/pin.sh; unpinned
 # on a host of one): unpinned, in the two Skylake boots 1 and 3 of the
-# 50 nanosleeps of 20 ms of tests 17-18 did not sleep in 2 of their 5
+# 50 nanosleeps of 20 ms of tests 16-17 did not sleep in 2 of their 5
 # runs (one run again); pinned, all 50 slept in each, and the two took
 # 410 and 413 s, against 375 and 410 (2026-12-02, the host otherwise
 # idle). In the pinned pair of the cold run of be409e7 PEBS test
 # 12 failed once: most likely three of the loop's records lost at its
 # preemptions and reported lost, which the test did not count (it does
 # since 24a6160).
-# The two Skylake boots with the full-buffer tests (19, 20) get 1,200 s
-# before mk/hang.py reports them hung, not 600: with test 19's dump cut
-# to its samples (issue 47) the format-3 boot took 522 s in a make check
-# of 2026-12-02 on a machine of CI's kind, busy but near the 600, which
-# a slower machine would pass.
+# The two Skylake boots with the full-buffer test (18) get 1,200 s
+# before mk/hang.py reports them hung, not 600: with that test's dump
+# cut to its samples (issue 47) the format-3 boot (then at 512 KiB) took
+# 522 s in a make check of 2026-12-02 on a machine of CI's kind, busy but
+# near the 600, which a slower machine would pass.
 PEBS_LIMIT	:= 1200
 BOOTS_PMU = \
 	echo "boot: QEMU (TCG, emulated Haswell, 1 core, 2 threads): KUnit, kselftests, perf, pmu"; \
@@ -312,7 +312,7 @@ fuzz-loop: kernel initramfs qemu
 	@mk/fuzz-loop.sh $(QEMU_BIN) $(BZIMAGE) $(INITRAMFS) $(B)/fuzz-loop
 
 # By hand: 7.3 as shipped built beside the series (mk/vanilla.sh), then
-# four short boots on the emulated Skylake (mk/pebs-figures.sh), logs
+# two short boots on the emulated Skylake (mk/pebs-figures.sh), logs
 # under build/pebs-figures/.
 pebs-figures: kernel initramfs qemu
 	@mk/vanilla.sh $(PRISTINE) $(FRAGMENT) $(B)/vanilla $(JOBS)

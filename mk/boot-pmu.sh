@@ -8,8 +8,8 @@
 # short boot); skylake: an emulated Skylake instead (the TCG PMU with PEBS
 # of record format 3, no erratum), only the PEBS tests of
 # mk/pebs-tests.sh, KUnit off (a third, short boot); skylake-adaptive:
-# the same with adaptive PEBS, record format 4 (x-pmu-pebs-baseline=on,
-# the kernel's own PEBS buffer size; a fourth, short boot);
+# the same with adaptive PEBS, record format 4 (x-pmu-pebs-baseline=on;
+# a fourth, short boot);
 # skylake-unstable: the Skylake of record format 3 with tsc=unstable, PEBS
 # tests 1-8 only (a fifth, short boot: the records' TSC not converted to
 # perf's clock); plain: the TCG PMU
@@ -100,20 +100,6 @@ case "$mode" in
 loss|skylake*) append="$append kunit.enable=0" ;;
 *) [ -z "${TESTS:-}" ] || append="$append kunit.enable=0" ;;
 esac
-# The Skylake's PEBS buffer: 512 KiB, then a value the kernel must refuse
-# and ignore (mk/pebs-tests.sh); with format 4, that value only: the
-# kernel's own 64 KiB, 2,041 records to the threshold, near format 3's
-# 2,617 at 512 KiB (at 512 KiB, 16,377 records of the kernel's
-# instructions at a period of 50 seldom come between two drains of a
-# busy CPU: mk/pebs-tests.sh test 19); or the sizes PEBS_BUFFER_SIZES
-# gives (none: the kernel's own).
-sizes="512K 3M"
-[ "$mode" = skylake-adaptive ] && sizes=3M
-if [ "$mode" != "${mode#skylake}" ]; then
-	for size in ${PEBS_BUFFER_SIZES-$sizes}; do
-		append="$append pebs_buffer_size=$size"
-	done
-fi
 # QEMU rejects x-pmu-ht-erratum without pmu=on.
 cpu=$model,pmu=$pmu$pebs
 [ -n "$erratum" ] && cpu=$cpu,x-pmu-ht-erratum=$erratum

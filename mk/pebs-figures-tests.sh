@@ -15,7 +15,7 @@
 # the samples of perf record -F F of /pmu-loop (3,000,004 instructions,
 # a few ticks) and of /pmu-nap (50 runs of 300,000 instructions, each
 # followed by a sleep of 20 ms). Then one line for the records due as
-# the task sleeps (mk/pebs-tests.sh, tests 17-18: /pmu-sleep at -c 6,
+# the task sleeps (mk/pebs-tests.sh, tests 16-17: /pmu-sleep at -c 6,
 # its first overflow on a nanosleep):
 #   due SAMPLES LOST SLEPT
 # SLEPT the nanosleeps that left the CPU (PERF_RECORD_SWITCH out, not

@@ -2,9 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Frequency-mode PEBS, 7.3 as shipped against the series, in the guest:
 # the emulated Skylake (mk/boot-pmu.sh skylake, TESTS=figures) booted
-# with 7.3's kernel and its 64 KiB buffer, then with the series' kernel
-# and buffers of 64 KiB, 512 KiB and 4 MiB (pebs_buffer_size=, the
-# largest CONFIG_PERF_EVENTS_INTEL_PEBS_MAX_SHIFT allows). Each boot runs
+# with 7.3's kernel, then with the series' kernel, both with the
+# kernel's 64 KiB PEBS buffer and its default settings. Each boot runs
 # mk/pebs-figures-tests.sh: perf record -F 1000, 4000 and 10000 of
 # instructions:upp on 300,000,004 user instructions. Prints per boot and
 # frequency: the samples, the PMIs and the PMIs per 1000 samples, the
@@ -18,7 +17,7 @@
 # the ticks those of the sampled span at the kernel's HZ. Then, per boot,
 # the samples and the records reported lost of /pmu-sleep at -c 6 (its
 # first overflow on a nanosleep, the record due as the task sleeps,
-# mk/pebs-tests.sh tests 17-18), and how many of its 50 nanosleeps slept
+# mk/pebs-tests.sh tests 16-17), and how many of its 50 nanosleeps slept
 # (mk/pmu-sleep-model.py gives the samples). Then, per boot, a full buffer:
 # PEBS on the kernel's instructions of CPU 1 at periods of 50 and 100
 # beside a busy loop, the samples, their span and the kernel's
@@ -30,66 +29,61 @@
 # Usage: mk/pebs-figures.sh QEMU VANILLA_BZIMAGE BZIMAGE INITRAMFS OUTDIR
 set -eu
 qemu=$1 vanilla=$2 kernel=$3 initrd=$4 out=$5
-insns=300000004
 
 hz=$(sed -n 's/^CONFIG_HZ=//p' "$(dirname "$kernel")/../../../.config")
 rm -rf "$out"
 mkdir -p "$out"
-for boot in "7.3 $vanilla 64" "series $kernel 64" "series $kernel 512" \
-	    "series $kernel 4096"; do
+for boot in "7.3 $vanilla" "series $kernel"; do
 	# shellcheck disable=SC2086 # the fields of the boot
 	set -- $boot
-	name=$1-$3
-	echo "pebs-figures: boot $1, $3 KiB"
-	sizes=
-	[ "$3" = 64 ] || sizes=${3}K
-	if ! PEBS_BUFFER_SIZES=$sizes TESTS=figures mk/boot-pmu.sh "$qemu" \
+	name=$1
+	echo "pebs-figures: boot $1"
+	if ! TESTS=figures mk/boot-pmu.sh "$qemu" \
 	     "$2" "$initrd" "$out/$name" skylake > "$out/$name.log" 2>&1; then
 		cat "$out/$name.log"
-		echo "pebs-figures: the boot of $1 at $3 KiB failed" >&2
+		echo "pebs-figures: the boot of $1 failed" >&2
 		exit 1
 	fi
 	if grep -a -q -e '^figures .* failed' -e '^startup .*failed' \
 	     "$out/$name/tests.log"; then
 		cat "$out/$name/tests.log"
-		echo "pebs-figures: a run of $1 at $3 KiB failed" >&2
+		echo "pebs-figures: a run of $1 failed" >&2
 		exit 1
 	fi
 	grep -a '^figures ' "$out/$name/tests.log" |
-		sed "s/^figures /$1 $3 /" >> "$out/runs"
+		sed "s/^figures /$1 /" >> "$out/runs"
 	grep -a '^startup ' "$out/$name/tests.log" |
-		sed "s/^startup /$1 $3 /" >> "$out/startup"
+		sed "s/^startup /$1 /" >> "$out/startup"
 	grep -a '^due ' "$out/$name/tests.log" |
-		sed "s/^due /$1 $3 /" >> "$out/due"
+		sed "s/^due /$1 /" >> "$out/due"
 	grep -a '^full ' "$out/$name/tests.log" |
-		sed "s/^full /$1 $3 /" >> "$out/full"
+		sed "s/^full /$1 /" >> "$out/full"
 done
 
-echo "kernel   KiB      F  samples   PMIs  PMIs/1000  switches " \
+echo "kernel      F  samples   PMIs  PMIs/1000  switches " \
 	"rec/drain  throttles  lost  samples/s    /F"
 awk -v hz="$hz" '{
-	n = $4; s = $10 - $9; drains = $5 + $6 + s * hz
-	printf "%-6s %5d %6d %8d %6d %10.1f %9d %10.1f %10d %5d %10.0f %5.2f\n",
-		$1, $2, $3, n, $5, n ? 1000 * $5 / n : 0, $6,
-		drains ? n / drains : 0, $7, $8, (s > 0 ? (n - 1) / s : 0),
-		(s > 0 ? (n - 1) / s / $3 : 0)
+	n = $3; s = $9 - $8; drains = $4 + $5 + s * hz
+	printf "%-6s %6d %8d %6d %10.1f %9d %10.1f %10d %5d %10.0f %5.2f\n",
+		$1, $2, n, $4, n ? 1000 * $4 / n : 0, $5,
+		drains ? n / drains : 0, $6, $7, (s > 0 ? (n - 1) / s : 0),
+		(s > 0 ? (n - 1) / s / $2 : 0)
 }' "$out/runs"
 
 echo
-echo "kernel   KiB      F  start-up: samples of /pmu-long's first 100 ms" \
+echo "kernel      F  start-up: samples of /pmu-long's first 100 ms" \
 	"(F / 10 due), of /pmu-loop, of /pmu-nap"
-awk 'NR == FNR { early[$1 " " $2 " " $3] = $11; next }
+awk 'NR == FNR { early[$1 " " $2] = $10; next }
 {
-	printf "%-6s %5d %6d %21d %21d %14d\n", $1, $2, $3,
-		early[$1 " " $2 " " $3], $4, $5
+	printf "%-6s %6d %21d %21d %14d\n", $1, $2, early[$1 " " $2], $3, $4
 }' "$out/runs" "$out/startup"
 
 echo
-echo "kernel   KiB  /pmu-sleep -c 6, overflows on its nanosleeps:" \
+echo "kernel  /pmu-sleep -c 6, overflows on its nanosleeps:" \
 	"samples  lost  slept"
-awk '{ printf "%-6s %5d %45d %5d %6d\n", $1, $2, $3, $4, $5 }' "$out/due"
+awk '{ printf "%-6s %45d %5d %6d\n", $1, $2, $3, $4 }' "$out/due"
 
 echo
-echo "kernel   KiB  kernel PEBS on CPU 1, -c P, sleep 1: P  samples" \
+echo "kernel  kernel PEBS on CPU 1, -c P, sleep 1: P  samples" \
 	"first last  LOST_SAMPLES reports (count x records lost)"
 cat "$out/full"

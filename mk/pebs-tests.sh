@@ -162,14 +162,14 @@ order() {
 
 # The tests run at the kernel's default sample rate limit, 100,000 a
 # second, which the throttle applies to the records by their rate
-# (patches 41-42). Under TCG a PMI takes 30 to 130 us, where a PEBS
+# (patches 40-41). Under TCG a PMI takes 30 to 130 us, where a PEBS
 # machine's takes a few: at perf_cpu_time_max_percent's default, 25, perf
 # lowers the limit by itself to 1,500-2,000 a second within the first
 # tests and then throttles. So the rate is set back to its default, in
 # case the boot lowered it, and perf_cpu_time_max_percent set to 0 (the
 # guard off) so that it stays there. With pebs_cpu_time=default on the
 # command line (PEBS_CPU_TIME=default for mk/boot-pmu.sh) the guard keeps
-# its default, to show which tests the lowered rate changes. Test 14
+# its default, to show which tests the lowered rate changes. Test 13
 # lowers the rate on purpose.
 RATE=100000
 PERCENT=0
@@ -191,17 +191,13 @@ echo $PERCENT > /proc/sys/kernel/perf_cpu_time_max_percent
 cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)
 want_pmi=0
 [ "$cs" = tsc ] || want_pmi=$SAMPLES
-LAST=${PEBS_LAST:-20}
+LAST=${PEBS_LAST:-19}
 
 echo "TAP version 13"
 echo "1..$LAST"
 
-# The PEBS buffer's size (mk/boot-pmu.sh boots with pebs_buffer_size=),
-# in KiB: the first valid value of the command line (64 without one).
-KIB=$(tr ' ' '\n' < /proc/cmdline |
-	sed -n 's/^pebs_buffer_size=\(64\|128\|256\|512\|1024\|2048\|4096\)K$/\1/p' |
-	head -n 1)
-KIB=${KIB:-64}
+# The PEBS buffer's size in KiB: the kernel's, PEBS_BUFFER_SIZE.
+KIB=64
 # The record format Linux announces: 3, records of 200 bytes; or the
 # adaptive format 4 (mk/boot-pmu.sh skylake-adaptive), records of a basic
 # group of 32 bytes for these events, and the groups PEBS_DATA_CFG adds.
@@ -467,7 +463,7 @@ for F in 1000 4000 10000; do
 		"periods <= $MID_INSNS"
 done
 
-# The buffer's size as booted. Large PEBS raises a PMI when THRESH records
+# The kernel's buffer. Large PEBS raises a PMI when THRESH records
 # have been written since the last drain; the event's task is drained too
 # when it leaves the CPU (intel_pmu_pebs_sched_task()). perf record on
 # CPU 1, the loop of /pmu-long (LONG_INSNS instructions) on CPU 0 at a
@@ -476,9 +472,9 @@ done
 # then reported lost by the throttle). Of S samples on CPU 0,
 # floor(S / THRESH) raise a PMI, less at most one for each time the
 # task left CPU 0 (its PERF_RECORD_SWITCH OUT there, --switch-events):
-# 11 PMIs at 512 KiB, 92 at 64 KiB (S = 29,997) with format 3. perf's
-# ring buffer (-m) holds a drain of a whole threshold (16,377 records of
-# format 4 at 512 KiB), else perf loses samples.
+# 92 PMIs (S = 29,997) with format 3, 14 with format 4. perf's ring
+# buffer (-m) holds a drain of a whole threshold, else perf loses
+# samples.
 # Each of the loop's records is a sample or reported lost (by the
 # throttle). The loop's events are those of
 # CPU 0 from its exec on (taskset's, before it on CPU 0, are not). A
@@ -525,16 +521,8 @@ echo "# -c 10000: $n samples on CPU 0, $pmi PMIs on CPU 0, $cs switches" \
 		{ [ "$ll" -gt 0 ] || [ "$((first))" = "$((entry))" ]; }; }; }
 tap $? "-c 10000: a PMI every $THRESH records ($KIB KiB), each record a sample or reported lost"
 
-# A value pebs_buffer_size= does not take (3M: not a power of two) is
-# refused with an error, and the size stays.
-bad=$(tr ' ' '\n' < /proc/cmdline | sed -n 's/^pebs_buffer_size=\(3M\)$/\1/p')
-msg=$(dmesg | grep -c "pebs_buffer_size=3M ignored: not a power of two from 64K to 4096K")
-echo "# pebs_buffer_size=${bad:-none} on the command line; $msg such errors in the log"
-[ "$bad" = 3M ] && [ "$msg" = 1 ]
-tap $? "pebs_buffer_size=3M: refused with an error, the size of the valid value kept"
-
 # The throttle bounds the records output by their rate, in the PMI or
-# not (patches 41-42): an event's budget holds a buffer's records (BURST,
+# not (patches 40-41): an event's budget holds a buffer's records (BURST,
 # of the smallest record) and a tick's samples (max_samples_per_tick,
 # perf_event_max_sample_rate / HZ rounded up: 4 at a rate of 1000 and
 # HZ=250, at most 10 for HZ >= 100) and gains the rate's samples as time
@@ -693,9 +681,7 @@ done
 # only where $THRESH records come between two drains (the threshold's
 # PMI; a context switch on CPU 1, intel_pmu_pebs_sched_task()), some
 # 100,000 to 130,000 of the kernel's instructions at this period in
-# make check's boots (2,617 records of format 3 at 512 KiB, 2,041 of
-# format 4 at 64 KiB; at 512 KiB format 4's 16,377 came in 0 and 2 PMIs
-# of two runs, mk/boot-pmu.sh).
+# make check's boots (323 records of format 3, 2,041 of format 4).
 # perf runs with its default ring buffer, as users run it (at this period
 # it overflows: perf then adds a LOST_SAMPLES record of its own, at time
 # 0, which the test leaves out), and only perf report -D's lines of the
@@ -737,7 +723,7 @@ tap $? "a full buffer: its lost records reported, sampling goes on"
 # The XMM registers of a record (--intr-regs=XMM0,cx), on /pmu-xmm, whose
 # loop copies its counter to XMM0 where /pmu-loop loads. With format 4
 # the record's XMM group, which PEBS_DATA_CFG adds: after instruction
-# j = k * (P + 1) (as in test 15), RCX is N - floor(j / 3), and XMM0 is
+# j = k * (P + 1) (as in test 14), RCX is N - floor(j / 3), and XMM0 is
 # N - floor((j + 1) / 3) + 1, the counter as the last copy (the
 # floor((j + 1) / 3)-th) found it, its high 64 bits zero. XMM registers
 # keep an event out of large PEBS (intel_pmu_large_pebs_flags()): a PMI

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """What perf record -e instructions:upp -c 6 of /pmu-sleep gives when some
-of its 50 nanosleeps do not sleep (mk/pebs-tests.sh, tests 17-18;
+of its 50 nanosleeps do not sleep (mk/pebs-tests.sh, tests 16-17;
 mk/pmu-loop.S).
 
 Usage: mk/pmu-sleep-model.py [--keep] [--first] [--vanilla] [N,M,...]...
