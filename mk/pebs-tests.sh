@@ -160,6 +160,29 @@ order() {
 	back=$(awk 'NR > 1 && $1 < prev { n++ } { prev = $1 } END { print n + 0 }' "$1")
 }
 
+# dumped KINDS: perf report -D on the standard input. Out: the lines of
+# its samples, LOST_SAMPLES and THROTTLE records. Into the file KINDS: a
+# line "TIME MISC LOST" for each LOST_SAMPLES record of the kernel (perf's
+# own, of its ring buffer, have time 0; TIME is the field before the
+# record's offset, 0x..., whether a CPU comes before it or not, as with
+# -C or --sample-cpu), MISC the high byte of the
+# record's misc in hex, from its raw dump before it (the line "0000:",
+# the header's type, misc and size, little-endian): 20 a full buffer
+# (PERF_RECORD_MISC_LOST_SAMPLES_FULL), 40 the throttle
+# (PERF_RECORD_MISC_LOST_SAMPLES_THROTTLE), 00 neither.
+dumped() {
+	: > "$1"
+	awk -v kinds="$1" '
+	$1 == "." && $2 == "0000:" { misc = $8; next }
+	/PERF_RECORD_LOST_SAMPLES/ {
+		for (i = 1; i < NF && $i !~ /^0x/; i++)
+			;
+		if (i > 1 && $(i - 1) != 0)
+			print $(i - 1), misc, substr($NF, 2) > kinds
+	}
+	/PERF_RECORD_(SAMPLE|LOST_SAMPLES|THROTTLE)/ { print }'
+}
+
 # The tests run at the kernel's default sample rate limit, 100,000 a
 # second, which the throttle applies to the records by their rate
 # (patches 40-41). Under TCG a PMI takes 30 to 130 us, where a PEBS
@@ -529,7 +552,8 @@ tap $? "-c 10000: a PMI every $THRESH records ($KIB KiB), each record a sample o
 # goes. The rate is lowered to 1000 here, as this test is about a rate
 # over the limit: the loop at a period of 100 gives some 29,700 records
 # in a fraction of a second, many buffers' worth. Beyond the budget
-# records are reported lost (PERF_RECORD_LOST_SAMPLES), and a PMI whose
+# records are reported lost (PERF_RECORD_LOST_SAMPLES, marked
+# PERF_RECORD_MISC_LOST_SAMPLES_THROTTLE, none unmarked), and a PMI whose
 # drain had to refuse a record throttles the event till the tick
 # (PERF_RECORD_THROTTLE), as for every sampling event over the limit:
 # the events it then misses are neither samples nor lost. The PMIs of
@@ -559,17 +583,24 @@ echo $PERCENT > /proc/sys/kernel/perf_cpu_time_max_percent
 n=$(perf script -i /tmp/pebst.data -F ip 2> /dev/null | wc -l)
 lost=$(perf report -i /tmp/pebst.data --stdio 2> /dev/null |
 	awk '$2 == "Total" && $3 == "Lost" && $4 == "Samples:" { print $5; exit }')
-thr=$(perf report -D -i /tmp/pebst.data 2> /dev/null | grep -c 'PERF_RECORD_THROTTLE')
+perf report -D -i /tmp/pebst.data 2> /dev/null | dumped /tmp/pebst.k > /tmp/pebst.d
+thr=$(grep -c 'PERF_RECORD_THROTTLE' /tmp/pebst.d)
+# The kernel's LOST_SAMPLES reports: the throttle's, a full buffer's, and
+# those of neither kind.
+kinds=$(awk '$2 == "40" { t++ } $2 == "20" { f++ } $2 != "20" && $2 != "40" { o++ }
+	END { print t + 0, f + 0, o + 0 }' /tmp/pebst.k)
 ticks=$((j1 - j0))
 burst=$((KIB * 1024 / REC))
 want=$(records $INSNS 100)
 max=$((burst + 10 + 10 * ticks + pmi))
 echo "# -c 100 at perf_event_max_sample_rate=1000: $n samples," \
 	"${lost:-no count of} lost, $want records; $thr throttles, $pmi PMIs," \
-	"$ticks ticks on CPU 0; at most $max samples"
+	"$ticks ticks on CPU 0; at most $max samples; kernel LOST_SAMPLES" \
+	"reports of the throttle, of a full buffer, of neither: $kinds"
 [ "$rc" = 0 ] && [ -n "$lost" ] && [ "$lost" -gt 0 ] && [ "$thr" -gt 0 ] &&
 	[ "$pmi" -gt 0 ] && [ "$n" -gt 0 ] && [ "$n" -le "$max" ] &&
-	[ $((n + lost)) -le $((want + 1)) ]
+	[ $((n + lost)) -le $((want + 1)) ] && [ "${kinds%% *}" -gt 0 ] &&
+	[ "${kinds##* }" = 0 ]
 tap $? "over the rate limit: the records beyond the budget reported lost, the event throttled"
 
 # The general-purpose registers of a record (--intr-regs=ax,cx:
@@ -700,25 +731,31 @@ rc=$?
 pmi=$(($(cpu1_pmis) - before))
 kill $busy
 perf report -D -i /tmp/pebsfull.data 2> /dev/null |
-	grep -e 'PERF_RECORD_SAMPLE' -e 'PERF_RECORD_LOST_SAMPLES' > /tmp/pebsfull.d
+	dumped /tmp/pebsfull.k > /tmp/pebsfull.d
 n=$(grep -c 'PERF_RECORD_SAMPLE' /tmp/pebsfull.d)
-full=$(awk '/PERF_RECORD_LOST_SAMPLES/ && $2 != 0 { n[substr($NF, 2) + 0 > 1]++ }
-	END { print n[1] + 0, n[0] + 0 }' /tmp/pebsfull.d)
-# The samples after the first report of more than one record (the drain
-# that reports it comes after its buffer's records): 7.3 has none, its
-# sampling stopped at that full buffer, where drains at CPU 1's context
-# switches may have output more than a buffer before it.
-after=$(awk 'NR == FNR { if (/PERF_RECORD_LOST_SAMPLES/ && $2 != 0 &&
-		substr($NF, 2) + 0 > 1 && (t == "" || $2 + 0 < t)) t = $2 + 0
+# The kernel's LOST_SAMPLES reports of a full buffer
+# (PERF_RECORD_MISC_LOST_SAMPLES_FULL), of more than one record and of
+# one; those of the throttle, which may come at this period; and those
+# of neither kind, which none may be.
+full=$(awk '$2 == "20" { n[$3 + 0 > 1]++ } $2 == "40" { t++ }
+	$2 != "20" && $2 != "40" { o++ }
+	END { print n[1] + 0, n[0] + 0, t + 0, o + 0 }' /tmp/pebsfull.k)
+# The samples after the first full buffer's report of more than one
+# record (the drain that reports it comes after its buffer's records):
+# 7.3 has none, its sampling stopped at that full buffer, where drains at
+# CPU 1's context switches may have output more than a buffer before it.
+after=$(awk 'NR == FNR { if ($2 == "20" && $3 + 0 > 1 &&
+		(t == "" || $1 + 0 < t)) t = $1 + 0
 		next }
 	/PERF_RECORD_SAMPLE/ && t != "" && $2 + 0 > t { n++ }
-	END { print n + 0 }' /tmp/pebsfull.d /tmp/pebsfull.d)
+	END { print n + 0 }' /tmp/pebsfull.k /tmp/pebsfull.d)
 echo "# kernel PEBS -c 50 on CPU 1: $n samples (a buffer: $((THRESH + RESV)) records)," \
 	"$after after the first full buffer, $pmi PMIs on CPU 1; kernel LOST_SAMPLES" \
-	"reports of more than one record and of one: $full"
+	"reports of a full buffer of more than one record and of one, of the" \
+	"throttle, of neither: $full"
 [ "$rc" = 0 ] && [ "$n" -gt $((THRESH + RESV)) ] && [ "${full%% *}" -gt 0 ] &&
-	[ "$after" -gt 0 ]
-tap $? "a full buffer: its lost records reported, sampling goes on"
+	[ "$after" -gt 0 ] && [ "${full##* }" = 0 ]
+tap $? "a full buffer: its lost records reported as a full buffer's, sampling goes on"
 
 # The XMM registers of a record (--intr-regs=XMM0,cx), on /pmu-xmm, whose
 # loop copies its counter to XMM0 where /pmu-loop loads. With format 4
