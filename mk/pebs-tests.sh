@@ -165,9 +165,9 @@ order() {
 # line "TIME MISC LOST" for each LOST_SAMPLES record of the kernel (perf's
 # own, of its ring buffer, have time 0; TIME is the field before the
 # record's offset, 0x..., whether a CPU comes before it or not, as with
-# -C or --sample-cpu), MISC the high byte of the
-# record's misc in hex, from its raw dump before it (the line "0000:",
-# the header's type, misc and size, little-endian): 20 a full buffer
+# -C or --sample-cpu), MISC the high byte of the record's misc in hex,
+# from its raw dump before it (the line "0000:", the header's type, misc
+# and size, little-endian): 20 a full buffer
 # (PERF_RECORD_MISC_LOST_SAMPLES_FULL), 40 the throttle
 # (PERF_RECORD_MISC_LOST_SAMPLES_THROTTLE), 00 neither.
 dumped() {
