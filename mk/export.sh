@@ -225,9 +225,10 @@ else
 		echo
 		echo "The series adds files that the $title entry does"
 		echo "not cover yet: the user-space test harness and simulator of the x86"
-		echo "counter scheduler, the kselftest and the documentation of the HT"
-		echo "erratum workaround switch. Add them to the entry, so that their"
-		echo "patches reach its maintainers and list. The KUnit tests in"
+		echo "counter scheduler, the kselftests of a group leader after CPU"
+		echo "offline, of the HT erratum workaround switch and of flexible groups,"
+		echo "and the documentation of the switch. Add them to the entry, so that"
+		echo "their patches reach its maintainers and list. The KUnit tests in"
 		echo "arch/x86/events/ are covered already."
 		echo
 		echo "$signoff"
