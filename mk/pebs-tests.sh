@@ -560,22 +560,27 @@ tap $? "-c 10000: a PMI every $THRESH records ($KIB KiB), each record a sample o
 # the run (a handful) are too few to throttle the event by their
 # own count (4 in a tick): the throttles are the refused records'. The
 # samples are at most a budget, the rate's samples over the run (1000 a
-# second, at most 10 a tick of CPU 0 for HZ >= 100: its local timer
-# interrupts around the run, a periodic tick) and the last record of each
-# PMI, which goes through perf_event_overflow().
+# second of the run's time, /proc/uptime's, in hundredths, one more for
+# the rounding; not the local timer's ticks, which stop while a PMI runs
+# with interrupts off), a tick's (at most 10 for HZ >= 100) and the last
+# record of each PMI, which goes through perf_event_overflow(). Where the
+# records came no faster than that budget allows, the run cannot show
+# the throttle and the case says so (SKIP): a vCPU held up on the host
+# that drained its records at about 1 ms of guest time each (PMIs of 0.2
+# to 2.4 s, a cold CI run of 2026-12-04) output them within the limit.
 # The rate can be written only while perf_cpu_time_max_percent is neither
 # 0 nor 100.
-ticks() {
-	awk '$1 == "LOC:" { print $2 }' /proc/interrupts
+uptime_cs() {
+	tr -d . < /proc/uptime | awk '{ print $1 }'
 }
 echo 25 > /proc/sys/kernel/perf_cpu_time_max_percent
 echo 1000 > /proc/sys/kernel/perf_event_max_sample_rate
 echo $PERCENT > /proc/sys/kernel/perf_cpu_time_max_percent
 before=$(pmis)
-j0=$(ticks)
+u0=$(uptime_cs)
 taskset -c 0 perf record -q -e instructions:upp -c 100 -o /tmp/pebst.data -- "$LOOP"
 rc=$?
-j1=$(ticks)
+u1=$(uptime_cs)
 pmi=$(($(pmis) - before))
 echo 25 > /proc/sys/kernel/perf_cpu_time_max_percent
 echo $RATE > /proc/sys/kernel/perf_event_max_sample_rate
@@ -589,19 +594,27 @@ thr=$(grep -c 'PERF_RECORD_THROTTLE' /tmp/pebst.d)
 # those of neither kind.
 kinds=$(awk '$2 == "40" { t++ } $2 == "20" { f++ } $2 != "20" && $2 != "40" { o++ }
 	END { print t + 0, f + 0, o + 0 }' /tmp/pebst.k)
-ticks=$((j1 - j0))
+cs=$((u1 - u0))
 burst=$((KIB * 1024 / REC))
 want=$(records $INSNS 100)
-max=$((burst + 10 + 10 * ticks + pmi))
+max=$((burst + 10 + 10 * (cs + 1) + pmi))
 echo "# -c 100 at perf_event_max_sample_rate=1000: $n samples," \
 	"${lost:-no count of} lost, $want records; $thr throttles, $pmi PMIs," \
-	"$ticks ticks on CPU 0; at most $max samples; kernel LOST_SAMPLES" \
+	"$cs hundredths of a second; at most $max samples; kernel LOST_SAMPLES" \
 	"reports of the throttle, of a full buffer, of neither: $kinds"
-[ "$rc" = 0 ] && [ -n "$lost" ] && [ "$lost" -gt 0 ] && [ "$thr" -gt 0 ] &&
-	[ "$pmi" -gt 0 ] && [ "$n" -gt 0 ] && [ "$n" -le "$max" ] &&
-	[ $((n + lost)) -le $((want + 1)) ] && [ "${kinds%% *}" -gt 0 ] &&
-	[ "${kinds##* }" = 0 ]
-tap $? "over the rate limit: the records beyond the budget reported lost, the event throttled"
+skip=
+if [ "$want" -le "$max" ]; then
+	skip=" # SKIP the records came no faster than the limit: nothing to refuse"
+	[ "$rc" = 0 ] && [ "$n" -le "$max" ] && [ "${kinds##* }" = 0 ]
+else
+	[ "$rc" = 0 ] && [ -n "$lost" ] && [ "$lost" -gt 0 ] &&
+		[ "$thr" -gt 0 ] && [ "$pmi" -gt 0 ] && [ "$n" -gt 0 ] &&
+		[ "$n" -le "$max" ] && [ $((n + lost)) -le $((want + 1)) ] &&
+		[ "${kinds%% *}" -gt 0 ] && [ "${kinds##* }" = 0 ]
+fi
+ok=$?
+[ "$ok" = 0 ] || skip=
+tap $ok "over the rate limit: the records beyond the budget reported lost, the event throttled$skip"
 
 # The general-purpose registers of a record (--intr-regs=ax,cx:
 # PERF_SAMPLE_REGS_INTR of general-purpose registers only, so large PEBS
