@@ -206,7 +206,7 @@ def skylake(boot, label, fmt, also=None):
            f'{label}boot: Linux does not announce {fmt}')
     if also:
         record(also in log, False, f'{label}boot: Linux does not say "{also}"')
-    tests_log(boot[1], label, ['pebs'])
+    tests_log(boot[1], label, ['kselftest', 'pebs'])
     console_reports(boot[0], label)
 
 

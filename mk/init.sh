@@ -22,8 +22,10 @@ out=/dev/ttyS1
 # mk/pmu-tests.sh, then 30 s of mk/fuzz-tests.sh (seed 1, no trinity);
 # with loss (a second, short boot), mk/pmu-tests.sh, the erratum tests
 # of that model first. The boot on the emulated Skylake adds
-# pmu_tests=pebs: only the PEBS tests, mk/pebs-tests.sh; its boot with
-# tsc=unstable pmu_tests=pebs-unstable: only their first 8. mk/cost.sh's
+# pmu_tests=pebs: only the PEBS tests, the kselftest large_pebs (first,
+# at the boot's sysctls) and mk/pebs-tests.sh; its boot with tsc=unstable
+# pmu_tests=pebs-unstable: large_pebs and the first 8 of
+# mk/pebs-tests.sh. mk/cost.sh's
 # boots add pmu_tests=cost: only mk/cost-tests.sh; mk/pebs-figures.sh's
 # add pmu_tests=figures: only mk/pebs-figures-tests.sh; mk/sigtrap-figures.sh's
 # pmu_tests=sigtrap: only mk/sigtrap-tests.sh. make soak's boot
@@ -79,6 +81,10 @@ run_all() {
 	loss|pebs|pebs-unstable|cost|figures|sigtrap|soak|fuzz) ;;
 	*) run_all ;;
 	esac
+	if [ "$pmu" = pebs ] || [ "$pmu" = pebs-unstable ]; then
+		echo "== kselftest"
+		(cd /kselftest && ./run_kselftest.sh -t perf_events:large_pebs)
+	fi
 	if [ "$pmu" = pebs ]; then
 		echo "== pebs"
 		/pebs-tests.sh

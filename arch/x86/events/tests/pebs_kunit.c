@@ -102,6 +102,7 @@ struct pebs_test_sample {
  * @paravirt: sched_clock() is a paravirt one (kvm-clock, say)
  * @n_output: samples through intel_pmu_pebs_output()
  * @n_overflow: samples through intel_pmu_pebs_overflow()
+ * @throttle: a sample through intel_pmu_pebs_overflow() throttles its event
  * @arch_index: arch-PEBS's MSR_IA32_PEBS_INDEX, as its drain reads it
  * @n_index_writes: the drain's writes of @arch_index
  * @n_set_period: calls of x86_pmu_set_period()
@@ -124,6 +125,7 @@ struct pebs_test {
 	bool			paravirt;
 	unsigned int		n_output;
 	unsigned int		n_overflow;
+	bool			throttle;
 	u64			arch_index;
 	unsigned int		n_index_writes;
 	unsigned int		n_set_period;
@@ -194,8 +196,21 @@ static void pebs_test_overflow(struct perf_event *event,
 			       struct perf_sample_data *data,
 			       struct pt_regs *regs)
 {
-	pebs_test_of_current()->n_overflow++;
+	struct pebs_test *t = pebs_test_of_current();
+	struct cpu_hw_events *cpuc = this_cpu_ptr(&cpu_hw_events);
+	int idx = event->hw.idx;
+
+	t->n_overflow++;
 	pebs_test_record(event, data, regs, true);
+	/*
+	 * The throttle stops the event: x86_pmu_stop() as it leaves the
+	 * state a drain reads (its own drain finds the buffer emptied).
+	 */
+	if (t->throttle) {
+		cpuc->pebs_enabled &= ~BIT_ULL(idx);
+		__clear_bit(idx, cpuc->active_mask);
+		event->hw.state |= PERF_HES_STOPPED;
+	}
 }
 
 static int pebs_test_set_period(struct perf_event *event)
@@ -878,6 +893,40 @@ static void pebs_drain_full(struct kunit *test)
 }
 
 /*
+ * The same full buffer, drained in the PMI, where the event's last record
+ * throttles it: perf_event_overflow() stops the event, and the tick's
+ * unthrottle starts it again without writing the counter. The drain still
+ * starts the counter again from period_left, or it would resume past its
+ * overflow, with no record for 2^48 events.
+ */
+static void pebs_drain_full_throttled(struct kunit *test)
+{
+	struct pebs_test *t = pebs_test_install(test, 3);
+	struct perf_sample_data data = {};
+	struct perf_event *event;
+	u64 period = PEBS_TEST_PERIOD, past = 4242;
+	int n;
+
+	event = pebs_test_pebs_event(test, 1, PERF_SAMPLE_IP |
+				     PERF_SAMPLE_TIME);
+	n = pebs_test_fill_skl(t, BIT_ULL(1));
+	t->throttle = true;
+
+	pebs_cpu_enter(t);
+	pebs_test_start(event);
+	pebs_test_set_counter(t, event, period + past);
+	intel_pmu_drain_pebs_nhm(&t->iregs, &data);
+	pebs_cpu_exit(t);
+
+	KUNIT_EXPECT_EQ(test, t->n_output, n - 1);
+	KUNIT_EXPECT_EQ(test, t->n_overflow, 1);
+	KUNIT_EXPECT_EQ(test, t->pebs_enabled, 0);
+	KUNIT_EXPECT_EQ(test, t->n_set_period, 1);
+	KUNIT_EXPECT_EQ(test, t->set_period_left, -(s64)past);
+	pebs_expect_count(test, event, (n + 1) * period + past, period + past);
+}
+
+/*
  * Two events whose records interleave: each gets its own records, but
  * one event after the other, not in the order of the TSCs; the last
  * record of each event goes through perf_event_overflow().
@@ -1217,6 +1266,7 @@ static struct kunit_case pebs_test_cases[] = {
 	KUNIT_CASE(pebs_drain_fmt3_no_pmi),
 	KUNIT_CASE(pebs_drain_fmt3_two_events),
 	KUNIT_CASE(pebs_drain_full),
+	KUNIT_CASE(pebs_drain_full_throttled),
 	KUNIT_CASE(pebs_drain_adaptive),
 	KUNIT_CASE(pebs_drain_arch),
 	KUNIT_CASE(pebs_restores_state),
