@@ -921,6 +921,7 @@ static void pebs_drain_full_throttled(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->n_output, n - 1);
 	KUNIT_EXPECT_EQ(test, t->n_overflow, 1);
 	KUNIT_EXPECT_EQ(test, t->pebs_enabled, 0);
+	KUNIT_EXPECT_TRUE(test, event->hw.state & PERF_HES_STOPPED);
 	KUNIT_EXPECT_EQ(test, t->n_set_period, 1);
 	KUNIT_EXPECT_EQ(test, t->set_period_left, -(s64)past);
 	pebs_expect_count(test, event, (n + 1) * period + past, period + past);
