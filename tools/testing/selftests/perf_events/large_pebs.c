@@ -14,10 +14,11 @@
  * FREQ a second of the task's time on the CPU, within half of it; none
  * is reported lost and the event is not throttled, at the
  * kernel.perf_event_max_sample_rate the system has (run it at the
- * default: FREQ is a hundredth of it). The samples' periods add up to at
- * most the count. And the records take far fewer PMIs than there are
- * samples: the kernel steps the period at the tick and drains the buffer
- * there, where each record raised a PMI before.
+ * default, 400 times FREQ; the kernel lowers it where samples take long,
+ * as on an emulator's slow PMIs, but hardly to FREQ). The samples'
+ * periods add up to at most the count. And the records take far fewer
+ * PMIs than there are samples: the kernel steps the period at the tick
+ * and drains the buffer there, where each record raised a PMI before.
  *
  * full_buffer_accounted: a fixed period of PERIOD kernel instructions of
  * this task, in a loop of system calls. At the PMI of the buffer's
@@ -63,7 +64,7 @@
 #ifdef __x86_64__
 
 #define DATA_PAGES	256	/* ring buffer pages, a power of two */
-#define FREQ		1000	/* samples a second asked for */
+#define FREQ		250	/* samples a second asked for */
 #define WARM_NS		1000000000ULL	/* the frequency loop's first run */
 #define RUN_NS		1000000000ULL	/* and its second, measured */
 #define PERIOD		50	/* the full buffer's fixed period */
