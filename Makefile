@@ -11,8 +11,9 @@
 #                     its fixes for 6.12 (build/export/stable-6.12)
 #   make prefixes     every prefix of the series builds and passes its
 #                     KUnit suites (kunit.py); FROM=k starts at prefix k
-#   make figures      rewrite the README's figures of the counter
-#                     assignment from the harness's check and bench runs
+#   make figures      rewrite the figures of the counter assignment
+#                     (tools/testing/x86-perf-sched/README, README) from
+#                     the harness's check and bench and sched_sim's runs
 #   make refresh      rewrite series/*.patch to apply without offsets
 #   make deb-pkg      Debian kernel package of the patched tree for real
 #                     Intel machines (config of the running kernel)
@@ -246,15 +247,16 @@ FROM		?= 1
 prefixes: base
 	@mk/prefixes.sh $(PRISTINE) $(B)/prefixes $(JOBS) $(FROM)
 
-# The README's figures of the counter assignment, from the harness's check
-# and bench runs, and the simulator's tables in README and the harness's
-# README, from sched_sim's runs (make check-fast checks both).
+# The figures of the counter assignment in the harness's README, from its
+# check and bench runs, and the simulator's tables in README and the
+# harness's README, from sched_sim's runs (make check-fast checks both).
 figures: stage
 	@$(MAKE) -s -C tools/testing/x86-perf-sched BASE=$(abspath $(PRISTINE)) \
 		O=$(FAST_OUT)/x86-perf-sched check > $(FAST_OUT)/x86-perf-sched.log
 	@$(MAKE) -s -C tools/testing/x86-perf-sched BASE=$(abspath $(PRISTINE)) \
 		O=$(FAST_OUT)/x86-perf-sched bench > $(FAST_OUT)/bench.txt
-	@python3 mk/figures.py --write README $(FAST_OUT)/x86-perf-sched.log \
+	@python3 mk/figures.py --write tools/testing/x86-perf-sched/README \
+		$(FAST_OUT)/x86-perf-sched.log \
 		$(FAST_OUT)/bench.txt
 	@python3 mk/simfigures.py --write $(FAST_OUT)/x86-perf-sched/sched_sim \
 		$(FAST_OUT)/simfigures $(JOBS)

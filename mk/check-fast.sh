@@ -44,13 +44,14 @@ for mk in tools/testing/*/Makefile; do
 	[ "$rc" = 0 ] || count 1 "$dir: make check exited $rc"
 done
 
-# The README's figures of the counter assignment come from the check run
-# above and the benchmark (instructions, by callgrind): mk/figures.py
-# fails when the README says something else (make figures rewrites it).
+# The harness README's figures of the counter assignment come from the
+# check run above and the benchmark (instructions, by callgrind):
+# mk/figures.py fails when that README says something else (make figures
+# rewrites it).
 sched=tools/testing/x86-perf-sched
 make -s -C $sched BASE="$pristine" O="$out/x86-perf-sched" bench > "$out/bench.txt" 2>&1 &&
-	python3 mk/figures.py --check README "$out/x86-perf-sched.log" "$out/bench.txt"
-count $? "README: the figures of $sched/ as its check and bench give them"
+	python3 mk/figures.py --check $sched/README "$out/x86-perf-sched.log" "$out/bench.txt"
+count $? "$sched/README: the figures as its check and bench give them"
 
 # The simulator's tables, in README and $sched/README, as sched_sim (built by
 # the check run above) prints them: mk/simfigures.py runs their commands.

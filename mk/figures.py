@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""The README's figures of the counter assignment, from the commands.
+"""The figures of the counter assignment in tools/testing/x86-perf-sched/README,
+from the commands.
 
 Usage: mk/figures.py --check|--write README CHECK_LOG BENCH_OUT
 

@@ -710,66 +710,6 @@ for g in "" -g; do
 	tap $? "${g:+$g: }a record due as the task sleeps: it comes, disarmed or not"
 done
 
-# A full buffer (series/cover/pebs-reload, pebs-lost): PEBS on the
-# kernel's instructions of CPU 1 at a period of 50, for a sleep 1 while a
-# busy loop runs there. The threshold's PMI is an NMI, whose entry counts
-# on until intel_pmu_handle_irq() turns the counters off: at this period,
-# more records than the $RESV Linux keeps above the threshold. The buffer
-# fills, and the assist writes no record and reloads no counter (SDM).
-# The series reports the records lost (patch 39: a LOST_SAMPLES record
-# of the kernel, with its time; perf's own, of its ring buffer, has time
-# 0) and restarts the counter (patch 10): reports of more than one
-# record, and more samples than a buffer holds, $((THRESH + RESV)) records (7.3
-# stops sampling there). perf report -D: "CPU TIME OFFSET [SIZE]:
-# PERF_RECORD_LOST_SAMPLES: id:ID: lost samples :N". The buffer fills
-# only where $THRESH records come between two drains (the threshold's
-# PMI; a context switch on CPU 1, intel_pmu_pebs_sched_task()), some
-# 100,000 to 130,000 of the kernel's instructions at this period in
-# make check's boots (323 records of format 3, 2,041 of format 4).
-# perf runs with its default ring buffer, as users run it (at this period
-# it overflows: perf then adds a LOST_SAMPLES record of its own, at time
-# 0, which the test leaves out), and only perf report -D's lines of the
-# samples and LOST_SAMPLES records are kept: with -m 16M a run wrote
-# 535,517 samples (25 MB), and their whole dump took longer than the
-# rest of the boot (issue 47); with the default, 69,020 (3.3 MB).
-cpu1_pmis() {
-	awk '$1 == "PMI:" { print $3 }' /proc/interrupts
-}
-taskset -c 1 sh -c 'while :; do :; done' &
-busy=$!
-before=$(cpu1_pmis)
-taskset -c 0 perf record -q -B -C 1 -e instructions:kpp -c 50 \
-	-o /tmp/pebsfull.data -- sleep 1
-rc=$?
-pmi=$(($(cpu1_pmis) - before))
-kill $busy
-perf report -D -i /tmp/pebsfull.data 2> /dev/null |
-	dumped /tmp/pebsfull.k > /tmp/pebsfull.d
-n=$(grep -c 'PERF_RECORD_SAMPLE' /tmp/pebsfull.d)
-# The kernel's LOST_SAMPLES reports of a full buffer
-# (PERF_RECORD_MISC_LOST_SAMPLES_FULL), of more than one record and of
-# one; those of the throttle, which may come at this period; and those
-# of neither kind, which none may be.
-full=$(awk '$2 == "20" { n[$3 + 0 > 1]++ } $2 == "40" { t++ }
-	$2 != "20" && $2 != "40" { o++ }
-	END { print n[1] + 0, n[0] + 0, t + 0, o + 0 }' /tmp/pebsfull.k)
-# The samples after the first full buffer's report of more than one
-# record (the drain that reports it comes after its buffer's records):
-# 7.3 has none, its sampling stopped at that full buffer, where drains at
-# CPU 1's context switches may have output more than a buffer before it.
-after=$(awk 'NR == FNR { if ($2 == "20" && $3 + 0 > 1 &&
-		(t == "" || $1 + 0 < t)) t = $1 + 0
-		next }
-	/PERF_RECORD_SAMPLE/ && t != "" && $2 + 0 > t { n++ }
-	END { print n + 0 }' /tmp/pebsfull.k /tmp/pebsfull.d)
-echo "# kernel PEBS -c 50 on CPU 1: $n samples (a buffer: $((THRESH + RESV)) records)," \
-	"$after after the first full buffer, $pmi PMIs on CPU 1; kernel LOST_SAMPLES" \
-	"reports of a full buffer of more than one record and of one, of the" \
-	"throttle, of neither: $full"
-[ "$rc" = 0 ] && [ "$n" -gt $((THRESH + RESV)) ] && [ "${full%% *}" -gt 0 ] &&
-	[ "$after" -gt 0 ] && [ "${full##* }" = 0 ]
-tap $? "a full buffer: its lost records reported as a full buffer's, sampling goes on"
-
 # The XMM registers of a record (--intr-regs=XMM0,cx), on /pmu-xmm, whose
 # loop copies its counter to XMM0 where /pmu-loop loads. With format 4
 # the record's XMM group, which PEBS_DATA_CFG adds: after instruction

@@ -5,7 +5,7 @@
 # boot, two boots side by side (mk/pin.sh), each a mk/boot-pmu.sh with
 # the reading in its environment: the emulated Skylake's PEBS tests with
 # a write that keeps the arm (PEBS_WRITE_DISARM=off), with the record's
-# event counted after the reload (PEBS_RELOAD_FIRST=on, all 19 tests),
+# event counted after the reload (PEBS_RELOAD_FIRST=on, all 18 tests),
 # and with no skid (PMU_SKID=0); the emulated Haswell's tests of the
 # erratum's leak model with no skid and of its loss model with the
 # default skid (TESTS: no KUnit). Then four crossed boots, whose tests
