@@ -13,12 +13,12 @@
  * fields that intel_pmu_init() and intel_ds_init() set for the format),
  * gets a DS area and a PEBS buffer of its own and writes records into the
  * buffer as the CPU would. The driver works on this CPU's cpu_hw_events:
- * pebs_cpu_enter() disables preemption, saves and clears them and points
- * their DS area at the test's; pebs_cpu_exit() puts them back as they were
- * and enables preemption again. Code in between may neither sleep nor fail an
- * assertion; what the tests check is read after pebs_cpu_exit(). Without a
- * registered PMU driver (that is when fake_pmu_install() lets a test run)
- * nothing else uses cpu_hw_events.
+ * pebs_cpu_enter() disables interrupts, as a drain runs, saves and clears
+ * them and points their DS area at the test's; pebs_cpu_exit() puts them
+ * back as they were and enables interrupts again. Code in between may
+ * neither sleep nor fail an assertion; what the tests check is read after
+ * pebs_cpu_exit(). Without a registered PMU driver (that is when
+ * fake_pmu_install() lets a test run) nothing else uses cpu_hw_events.
  *
  * Static stubs replace the hardware seams, for the test's thread only:
  *  - intel_pmu_pebs_read_counter(): the counter read of an auto-reload
@@ -29,12 +29,18 @@
  *  - pebs_paravirt_sched_clock(): sched_clock() is the native one, unless
  *    the test says it is a paravirt one (pebs_test.paravirt);
  *  - intel_pmu_pebs_output() and intel_pmu_pebs_overflow(): each sample is
- *    recorded in pebs_test.samples[] with the path it took;
+ *    recorded in pebs_test.samples[] with the path it took; the latter's
+ *    then goes on to perf_event_overflow(), whose throttle stops the event
+ *    through the core PMU's x86_pmu_stop();
  *  - arch_pebs_index_read() and arch_pebs_index_write(): arch-PEBS's
  *    MSR_IA32_PEBS_INDEX is pebs_test.arch_index;
- *  - the static call x86_pmu_set_period, which would write the counter
- *    for its next period: the call is counted, with the period_left it
- *    was given (put back with the fake PMU's calls at the test's end).
+ *  - x86_pmu.set_period, which would write the counter for its next
+ *    period: the call is counted, with the period_left it was given;
+ *  - x86_pmu.disable, which would write the counter's EVTSEL: only the
+ *    format's PEBS disable runs, which drains a large PEBS buffer first.
+ * The two x86_pmu callbacks go into their static calls, and x86_pmu.drain_pebs
+ * into its own, which the disable's drain calls (put back with the fake
+ * PMU's calls at the test's end).
  *
  * What the driver would write to MSRs is left out where the setup is
  * modelled (pebs_test_start()); nothing here reaches a wrmsr or rdpmc.
@@ -95,6 +101,7 @@ struct pebs_test_sample {
  * @counter: what the stubbed counter read returns, per counter index
  * @pebs_enabled: cpuc->pebs_enabled at pebs_cpu_exit()
  * @pebs_record_size: cpuc->pebs_record_size at pebs_cpu_exit()
+ * @irq_flags: the interrupt state pebs_cpu_enter() found
  * @n_reads: calls of the counter read
  * @n_times: calls of the TSC conversion since pebs_cpu_enter() (the setup
  *	of a PEBS event makes one: intel_pmu_large_pebs_time())
@@ -102,7 +109,7 @@ struct pebs_test_sample {
  * @paravirt: sched_clock() is a paravirt one (kvm-clock, say)
  * @n_output: samples through intel_pmu_pebs_output()
  * @n_overflow: samples through intel_pmu_pebs_overflow()
- * @throttle: a sample through intel_pmu_pebs_overflow() throttles its event
+ * @drain_saved: the static call x86_pmu_drain_pebs before the test's
  * @arch_index: arch-PEBS's MSR_IA32_PEBS_INDEX, as its drain reads it
  * @n_index_writes: the drain's writes of @arch_index
  * @n_set_period: calls of x86_pmu_set_period()
@@ -119,13 +126,15 @@ struct pebs_test {
 	u64			counter[X86_PMC_IDX_MAX];
 	u64			pebs_enabled;
 	int			pebs_record_size;
+	unsigned long		irq_flags;
 	unsigned int		n_reads;
 	unsigned int		n_times;
 	bool			no_time;
 	bool			paravirt;
 	unsigned int		n_output;
 	unsigned int		n_overflow;
-	bool			throttle;
+	void			(*drain_saved)(struct pt_regs *regs,
+					       struct perf_sample_data *data);
 	u64			arch_index;
 	unsigned int		n_index_writes;
 	unsigned int		n_set_period;
@@ -197,20 +206,36 @@ static void pebs_test_overflow(struct perf_event *event,
 			       struct pt_regs *regs)
 {
 	struct pebs_test *t = pebs_test_of_current();
-	struct cpu_hw_events *cpuc = this_cpu_ptr(&cpu_hw_events);
-	int idx = event->hw.idx;
 
 	t->n_overflow++;
 	pebs_test_record(event, data, regs, true);
-	/*
-	 * The throttle stops the event: x86_pmu_stop() as it leaves the
-	 * state a drain reads (its own drain finds the buffer emptied).
-	 */
-	if (t->throttle) {
-		cpuc->pebs_enabled &= ~BIT_ULL(idx);
-		__clear_bit(idx, cpuc->active_mask);
-		event->hw.state |= PERF_HES_STOPPED;
-	}
+	perf_event_overflow(event, data, regs);
+}
+
+/* The sample's consumer: perf_event_overflow() calls it, as a sink. */
+static void pebs_test_overflow_handler(struct perf_event *event,
+				       struct perf_sample_data *data,
+				       struct pt_regs *regs)
+{
+}
+
+/*
+ * intel_pmu_disable_event() for a PEBS event on a general-purpose counter,
+ * less what it writes to the counter's EVTSEL (x86_pmu_disable_event())
+ * and the guest masks a test does not set: the format's PEBS disable,
+ * which drains a large PEBS buffer first.
+ */
+static void pebs_test_disable_event(struct perf_event *event)
+{
+	if (event->attr.precise_ip)
+		x86_pmu.pebs_disable(event);
+}
+
+static void pebs_test_put_drain(void *priv)
+{
+	struct pebs_test *t = priv;
+
+	static_call_update(x86_pmu_drain_pebs, t->drain_saved);
 }
 
 static int pebs_test_set_period(struct perf_event *event)
@@ -246,6 +271,7 @@ static struct pebs_test *pebs_test_install(struct kunit *test, int format)
 	struct pebs_test *t = test->priv;
 	unsigned long base;
 	size_t max;
+	int ret;
 
 	memset(t, 0, sizeof(*t));
 	fake_pmu_install(test, format < 4 ? &pebs_skl_pmu : &pebs_icl_pmu);
@@ -304,7 +330,14 @@ static struct pebs_test *pebs_test_install(struct kunit *test, int format)
 				   pebs_test_arch_index_read);
 	kunit_activate_static_stub(test, arch_pebs_index_write,
 				   pebs_test_arch_index_write);
-	static_call_update(x86_pmu_set_period, pebs_test_set_period);
+	x86_pmu.set_period = pebs_test_set_period;
+	x86_pmu.disable = pebs_test_disable_event;
+	fake_pmu_update_static_calls();
+	x86_pmu.pebs_disable = intel_pmu_pebs_disable;
+	t->drain_saved = static_call_query(x86_pmu_drain_pebs);
+	ret = kunit_add_action_or_reset(test, pebs_test_put_drain, t);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	static_call_update(x86_pmu_drain_pebs, x86_pmu.drain_pebs);
 	return t;
 }
 
@@ -324,6 +357,7 @@ static struct pebs_test *pebs_test_install_arch(struct kunit *test,
 	x86_pmu.arch_pebs = 1;
 	x86_pmu.intel_cap.pebs_baseline = 0;
 	x86_pmu.drain_pebs = intel_pmu_drain_arch_pebs;
+	static_call_update(x86_pmu_drain_pebs, x86_pmu.drain_pebs);
 	x86_pmu.pebs_enable = __intel_pmu_pebs_enable;
 	x86_pmu.pebs_disable = __intel_pmu_pebs_disable;
 	x86_pmu.arch_pebs_cap.caps = ARCH_PEBS_AUX | ARCH_PEBS_GPR;
@@ -357,6 +391,11 @@ static struct perf_event *pebs_test_event(struct kunit *test, int idx,
 	event->attr.sample_type = sample_type;
 	event->attr.precise_ip = precise_ip;
 
+	/* as perf_event_alloc() and a context's sched in leave it */
+	INIT_LIST_HEAD(&event->sibling_list);
+	event->clock = local_clock;
+	event->overflow_handler = pebs_test_overflow_handler;
+	event->state = PERF_EVENT_STATE_ACTIVE;
 	/* as __x86_pmu_event_init() leaves it for hw_config() */
 	hwc->dyn_constraint = ~0ULL;
 	hwc->sample_period = PEBS_TEST_PERIOD;
@@ -380,7 +419,7 @@ static void pebs_cpu_enter(struct pebs_test *t)
 {
 	struct cpu_hw_events *cpuc;
 
-	preempt_disable();
+	local_irq_save(t->irq_flags);
 	t->cpu = smp_processor_id();
 	cpuc = this_cpu_ptr(&cpu_hw_events);
 	memcpy(t->saved, cpuc, sizeof(*cpuc));
@@ -405,7 +444,29 @@ static void pebs_cpu_exit(struct pebs_test *t)
 	t->pebs_enabled = cpuc->pebs_enabled;
 	t->pebs_record_size = cpuc->pebs_record_size;
 	memcpy(cpuc, t->saved, sizeof(*cpuc));
-	preempt_enable();
+	local_irq_restore(t->irq_flags);
+}
+
+/* max_samples_per_tick, as the sysctl that sets it gives it */
+static unsigned int pebs_test_per_tick(void)
+{
+	return DIV_ROUND_UP(READ_ONCE(sysctl_perf_event_sample_rate), HZ);
+}
+
+/*
+ * @event one interrupt short of max_samples_per_tick in this tick, as after
+ * that many PMIs less one: its next perf_event_overflow() throttles it. A
+ * first overflow starts its count of the tick (hw.interrupts_seq); with
+ * interrupts off no tick ends it.
+ */
+static void pebs_test_near_throttle(struct perf_event *event)
+{
+	struct perf_sample_data data = {};
+	struct pt_regs regs = {};
+
+	lockdep_assert_irqs_disabled();
+	perf_event_overflow(event, &data, &regs);
+	event->hw.interrupts = pebs_test_per_tick() - 1;
 }
 
 /*
@@ -910,10 +971,10 @@ static void pebs_drain_full_throttled(struct kunit *test)
 	event = pebs_test_pebs_event(test, 1, PERF_SAMPLE_IP |
 				     PERF_SAMPLE_TIME);
 	n = pebs_test_fill_skl(t, BIT_ULL(1));
-	t->throttle = true;
 
 	pebs_cpu_enter(t);
 	pebs_test_start(event);
+	pebs_test_near_throttle(event);
 	pebs_test_set_counter(t, event, period + past);
 	intel_pmu_drain_pebs_nhm(&t->iregs, &data);
 	pebs_cpu_exit(t);
@@ -922,6 +983,8 @@ static void pebs_drain_full_throttled(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->n_overflow, 1);
 	KUNIT_EXPECT_EQ(test, t->pebs_enabled, 0);
 	KUNIT_EXPECT_TRUE(test, event->hw.state & PERF_HES_STOPPED);
+	/* MAX_INTERRUPTS: throttled */
+	KUNIT_EXPECT_EQ(test, event->hw.interrupts, ~0ULL);
 	KUNIT_EXPECT_EQ(test, t->n_set_period, 1);
 	KUNIT_EXPECT_EQ(test, t->set_period_left, -(s64)past);
 	pebs_expect_count(test, event, (n + 1) * period + past, period + past);
