@@ -20,7 +20,8 @@
  * pebs_cpu_exit(). Without a registered PMU driver (that is when
  * fake_pmu_install() lets a test run) nothing else uses cpu_hw_events.
  *
- * Static stubs replace the hardware seams, for the test's thread only:
+ * KUnit static stubs replace the hardware seams, for the test's thread
+ * only:
  *  - intel_pmu_pebs_read_counter(): the counter read of an auto-reload
  *    event returns what the test put in pebs_test.counter[];
  *  - pebs_tsc_to_time(): a record's TSC becomes PEBS_TEST_TIME(tsc), a
@@ -34,16 +35,25 @@
  *    through the core PMU's x86_pmu_stop();
  *  - arch_pebs_index_read() and arch_pebs_index_write(): arch-PEBS's
  *    MSR_IA32_PEBS_INDEX is pebs_test.arch_index;
- *  - x86_pmu.set_period, which would write the counter for its next
- *    period: the call is counted, with the period_left it was given;
- *  - x86_pmu.disable, which would write the counter's EVTSEL: only the
- *    format's PEBS disable runs, which drains a large PEBS buffer first.
- * The two x86_pmu callbacks go into their static calls, and x86_pmu.drain_pebs
- * into its own, which the disable's drain calls (put back with the fake
- * PMU's calls at the test's end).
+ * Two callbacks of the fake PMU, global as x86_pmu is (no PMU driver is
+ * registered while a test runs):
+ *  - x86_pmu.set_period: the call is counted, with the period_left it
+ *    was given, and goes on to intel_pmu_set_period(). Its
+ *    x86_perf_event_set_period() returns at once, as for every event
+ *    without a counter base (hw.event_base 0, as an event of the fake PMU
+ *    has): it neither computes the next period nor writes the counter,
+ *    which a test sets up itself where it matters;
+ *  - x86_pmu.disable, which would write the counter's EVTSEL
+ *    (intel_pmu_disable_event()): only the format's PEBS disable runs,
+ *    which drains a large PEBS buffer first.
+ * They go into their static calls, and x86_pmu.drain_pebs into its own,
+ * which that drain calls (put back when the test ends). A drain outside
+ * NMI accounts its time per sample (perf_sample_event_took()): one held
+ * up lowers kernel.perf_event_max_sample_rate as on a machine.
  *
  * What the driver would write to MSRs is left out where the setup is
- * modelled (pebs_test_start()); nothing here reaches a wrmsr or rdpmc.
+ * modelled (pebs_test_start()); nothing here reaches a wrmsr or rdpmc, as
+ * the PMU is disabled (cpuc->enabled 0) and no event has a counter base.
  */
 
 #include "fake_pmu.h"
@@ -109,7 +119,6 @@ struct pebs_test_sample {
  * @paravirt: sched_clock() is a paravirt one (kvm-clock, say)
  * @n_output: samples through intel_pmu_pebs_output()
  * @n_overflow: samples through intel_pmu_pebs_overflow()
- * @drain_saved: the static call x86_pmu_drain_pebs before the test's
  * @arch_index: arch-PEBS's MSR_IA32_PEBS_INDEX, as its drain reads it
  * @n_index_writes: the drain's writes of @arch_index
  * @n_set_period: calls of x86_pmu_set_period()
@@ -133,8 +142,6 @@ struct pebs_test {
 	bool			paravirt;
 	unsigned int		n_output;
 	unsigned int		n_overflow;
-	void			(*drain_saved)(struct pt_regs *regs,
-					       struct perf_sample_data *data);
 	u64			arch_index;
 	unsigned int		n_index_writes;
 	unsigned int		n_set_period;
@@ -220,10 +227,10 @@ static void pebs_test_overflow_handler(struct perf_event *event,
 }
 
 /*
- * intel_pmu_disable_event() for a PEBS event on a general-purpose counter,
- * less what it writes to the counter's EVTSEL (x86_pmu_disable_event())
- * and the guest masks a test does not set: the format's PEBS disable,
- * which drains a large PEBS buffer first.
+ * intel_pmu_disable_event() for a PEBS event, less what it writes to MSRs
+ * (the counter's control, a PEBS counter group's configuration) and the
+ * state of KVM and TSX a test does not set (intel_clear_masks()): the
+ * format's PEBS disable, which drains a large PEBS buffer first.
  */
 static void pebs_test_disable_event(struct perf_event *event)
 {
@@ -231,11 +238,13 @@ static void pebs_test_disable_event(struct perf_event *event)
 		x86_pmu.pebs_disable(event);
 }
 
-static void pebs_test_put_drain(void *priv)
-{
-	struct pebs_test *t = priv;
+/* x86_pmu_drain_pebs as pebs_test_init() found it */
+static void (*pebs_test_drain_saved)(struct pt_regs *iregs,
+				     struct perf_sample_data *data);
 
-	static_call_update(x86_pmu_drain_pebs, t->drain_saved);
+static void pebs_test_put_drain(void *unused)
+{
+	static_call_update(x86_pmu_drain_pebs, pebs_test_drain_saved);
 }
 
 static int pebs_test_set_period(struct perf_event *event)
@@ -244,7 +253,7 @@ static int pebs_test_set_period(struct perf_event *event)
 
 	t->n_set_period++;
 	t->set_period_left = local64_read(&event->hw.period_left);
-	return 0;
+	return fake_pmu_intel_set_period(event);
 }
 
 static u64 pebs_test_arch_index_read(void)
@@ -271,7 +280,6 @@ static struct pebs_test *pebs_test_install(struct kunit *test, int format)
 	struct pebs_test *t = test->priv;
 	unsigned long base;
 	size_t max;
-	int ret;
 
 	memset(t, 0, sizeof(*t));
 	fake_pmu_install(test, format < 4 ? &pebs_skl_pmu : &pebs_icl_pmu);
@@ -334,9 +342,6 @@ static struct pebs_test *pebs_test_install(struct kunit *test, int format)
 	x86_pmu.disable = pebs_test_disable_event;
 	fake_pmu_update_static_calls();
 	x86_pmu.pebs_disable = intel_pmu_pebs_disable;
-	t->drain_saved = static_call_query(x86_pmu_drain_pebs);
-	ret = kunit_add_action_or_reset(test, pebs_test_put_drain, t);
-	KUNIT_ASSERT_EQ(test, ret, 0);
 	static_call_update(x86_pmu_drain_pebs, x86_pmu.drain_pebs);
 	return t;
 }
@@ -391,7 +396,7 @@ static struct perf_event *pebs_test_event(struct kunit *test, int idx,
 	event->attr.sample_type = sample_type;
 	event->attr.precise_ip = precise_ip;
 
-	/* as perf_event_alloc() and a context's sched in leave it */
+	/* what the overflow and the throttle read, as perf_event_alloc() sets it */
 	INIT_LIST_HEAD(&event->sibling_list);
 	event->clock = local_clock;
 	event->overflow_handler = pebs_test_overflow_handler;
@@ -971,6 +976,8 @@ static void pebs_drain_full_throttled(struct kunit *test)
 	event = pebs_test_pebs_event(test, 1, PERF_SAMPLE_IP |
 				     PERF_SAMPLE_TIME);
 	n = pebs_test_fill_skl(t, BIT_ULL(1));
+	/* the first overflow of pebs_test_near_throttle() must not throttle */
+	KUNIT_ASSERT_GT(test, pebs_test_per_tick(), 1);
 
 	pebs_cpu_enter(t);
 	pebs_test_start(event);
@@ -988,6 +995,39 @@ static void pebs_drain_full_throttled(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->n_set_period, 1);
 	KUNIT_EXPECT_EQ(test, t->set_period_left, -(s64)past);
 	pebs_expect_count(test, event, (n + 1) * period + past, period + past);
+}
+
+/*
+ * A large PEBS event stopped with records in its buffer (a context switch
+ * out, PERF_EVENT_IOC_DISABLE): x86_pmu_stop() disables it, and its PEBS
+ * disable drains the buffer while the event is still in pebs_enabled, so
+ * that the drain takes its records: each is output, none through the
+ * overflow path, and the count has their periods. Then the event is out
+ * of pebs_enabled and stopped.
+ */
+static void pebs_stop_drains(struct kunit *test)
+{
+	struct pebs_test *t = pebs_test_install(test, 3);
+	struct perf_event *event;
+	int i, n = 3;
+
+	event = pebs_test_pebs_event(test, 1, PERF_SAMPLE_IP |
+				     PERF_SAMPLE_TIME);
+	for (i = 0; i < n; i++)
+		pebs_test_write_skl(t, BIT_ULL(1), i);
+
+	pebs_cpu_enter(t);
+	pebs_test_start(event);
+	pebs_test_set_counter(t, event, 7);
+	event->pmu->stop(event, 0);
+	pebs_cpu_exit(t);
+
+	KUNIT_EXPECT_EQ(test, t->n_output, n);
+	KUNIT_EXPECT_EQ(test, t->n_overflow, 0);
+	KUNIT_EXPECT_EQ(test, t->pebs_enabled, 0);
+	KUNIT_EXPECT_TRUE(test, event->hw.state & PERF_HES_STOPPED);
+	pebs_expect_samples(test, event, 0, 0, n, false);
+	pebs_expect_count(test, event, n * PEBS_TEST_PERIOD + 7, 7);
 }
 
 /*
@@ -1107,8 +1147,8 @@ static void pebs_drain_full_other(struct kunit *test)
 /*
  * A drain that finds the counter at its overflow, with no event since,
  * counts the whole period and leaves the counter to its armed assist,
- * prev_count 0. Before x86_pmu_start() writes the counter
- * (intel_pmu_set_period()), intel_pmu_pebs_keep_due() leaves the period
+ * prev_count 0. As x86_pmu_start() writes the counter (x86_pmu.set_period,
+ * intel_pmu_set_period()), intel_pmu_pebs_keep_due() leaves the period
  * one event, not a whole period: written 2 short, the counter gives the
  * record due whether the write ends the arm or not, and the next drain
  * counts from there. The period starts anew: last_period takes the one
@@ -1122,12 +1162,12 @@ static void pebs_restart_due(struct kunit *test)
 	struct perf_sample_data data = {};
 	u64 period = PEBS_TEST_PERIOD;
 	struct perf_event *event;
-	s64 new_left, due_left;
-	u64 last;
+	s64 new_left, due_left, mid_left;
+	u64 last, mid_count, mid_prev;
 
 	event = pebs_test_pebs_event(test, 2, PERF_SAMPLE_IP |
 				     PERF_SAMPLE_TIME);
-	intel_pmu_pebs_keep_due(event);
+	static_call(x86_pmu_set_period)(event);
 	new_left = local64_read(&event->hw.period_left);
 	pebs_test_write_skl(t, BIT_ULL(2), 0);
 	pebs_test_write_skl(t, BIT_ULL(2), 1);
@@ -1136,9 +1176,11 @@ static void pebs_restart_due(struct kunit *test)
 	pebs_test_start(event);
 	pebs_test_set_counter(t, event, period);
 	intel_pmu_drain_pebs_nhm(&t->iregs, &data);
-	pebs_expect_count(test, event, 3 * period, period);
+	mid_count = local64_read(&event->count);
+	mid_prev = local64_read(&event->hw.prev_count);
+	mid_left = local64_read(&event->hw.period_left);
 	event->hw.sample_period = 2 * period;
-	intel_pmu_pebs_keep_due(event);
+	static_call(x86_pmu_set_period)(event);
 	due_left = local64_read(&event->hw.period_left);
 	last = event->hw.last_period;
 	/* x86_perf_event_set_period(): at least 2 */
@@ -1146,19 +1188,24 @@ static void pebs_restart_due(struct kunit *test)
 	pebs_test_write_skl(t, BIT_ULL(2), 2);
 	pebs_test_set_counter(t, event, 5);
 	intel_pmu_drain_pebs_nhm(&t->iregs, &data);
-	intel_pmu_pebs_keep_due(event);
+	static_call(x86_pmu_set_period)(event);
 	pebs_cpu_exit(t);
 
+	/* the drain at the overflow: the whole period, prev_count 0 */
+	KUNIT_EXPECT_EQ(test, mid_count, 3 * period);
+	KUNIT_EXPECT_EQ(test, mid_prev, 0);
+	KUNIT_EXPECT_EQ(test, mid_left, 0);
 	KUNIT_EXPECT_EQ(test, new_left, period);
 	KUNIT_EXPECT_EQ(test, due_left, 1);
 	KUNIT_EXPECT_EQ(test, last, 2 * period);
 	KUNIT_EXPECT_EQ(test, t->n_samples, 3);
-	KUNIT_EXPECT_EQ(test, t->n_set_period, 0);
+	/* the three calls above, none by a drain */
+	KUNIT_EXPECT_EQ(test, t->n_set_period, 3);
 	pebs_expect_count(test, event, 3 * period + 7, 5);
 
 	local64_set(&event->hw.prev_count, 0);
 	event->attr.exclude_host = 1;
-	intel_pmu_pebs_keep_due(event);
+	static_call(x86_pmu_set_period)(event);
 	KUNIT_EXPECT_EQ(test, local64_read(&event->hw.period_left),
 			2 * period - 5);
 }
@@ -1316,7 +1363,8 @@ static int pebs_test_init(struct kunit *test)
 	test->priv = kunit_kzalloc(test, sizeof(struct pebs_test), GFP_KERNEL);
 	if (!test->priv)
 		return -ENOMEM;
-	return 0;
+	pebs_test_drain_saved = static_call_query(x86_pmu_drain_pebs);
+	return kunit_add_action_or_reset(test, pebs_test_put_drain, NULL);
 }
 
 static struct kunit_case pebs_test_cases[] = {
@@ -1331,6 +1379,7 @@ static struct kunit_case pebs_test_cases[] = {
 	KUNIT_CASE(pebs_drain_fmt3_two_events),
 	KUNIT_CASE(pebs_drain_full),
 	KUNIT_CASE(pebs_drain_full_throttled),
+	KUNIT_CASE(pebs_stop_drains),
 	KUNIT_CASE(pebs_drain_adaptive),
 	KUNIT_CASE(pebs_drain_arch),
 	KUNIT_CASE(pebs_restores_state),
