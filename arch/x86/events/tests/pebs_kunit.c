@@ -1153,15 +1153,17 @@ static void pebs_drain_full_other(struct kunit *test)
  * record due whether the write ends the arm or not, and the next drain
  * counts from there. The period starts anew: last_period takes the one
  * PERF_EVENT_IOC_PERIOD set while the event was stopped. After a drain
- * that finds the counter reloaded, for a new event (intel_pmu_hw_config())
- * and for a KVM guest's (exclude_host), the period left is kept.
+ * that finds the counter reloaded, for a new event (intel_pmu_hw_config()),
+ * for a KVM guest's (exclude_host) and for an event without auto-reload
+ * (its assist resets the counter to 0, prev_count 0 tells nothing), the
+ * period left is kept.
  */
 static void pebs_restart_due(struct kunit *test)
 {
 	struct pebs_test *t = pebs_test_install(test, 3);
 	struct perf_sample_data data = {};
 	u64 period = PEBS_TEST_PERIOD;
-	struct perf_event *event;
+	struct perf_event *event, *other;
 	s64 new_left, due_left, mid_left;
 	u64 last, mid_count, mid_prev;
 
@@ -1208,6 +1210,15 @@ static void pebs_restart_due(struct kunit *test)
 	static_call(x86_pmu_set_period)(event);
 	KUNIT_EXPECT_EQ(test, local64_read(&event->hw.period_left),
 			2 * period - 5);
+
+	/* without auto-reload (a wakeup at every sample) the period is kept */
+	other = pebs_test_event(test, 3, PERF_SAMPLE_IP, 2);
+	other->attr.wakeup_events = 1;
+	KUNIT_ASSERT_EQ(test, fake_pmu_intel_hw_config(other), 0);
+	KUNIT_ASSERT_FALSE(test, other->hw.flags & PERF_X86_EVENT_AUTO_RELOAD);
+	local64_set(&other->hw.prev_count, 0);
+	static_call(x86_pmu_set_period)(other);
+	KUNIT_EXPECT_EQ(test, local64_read(&other->hw.period_left), period);
 }
 
 /*
