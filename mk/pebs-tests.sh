@@ -185,7 +185,7 @@ dumped() {
 
 # The tests run at the kernel's default sample rate limit, 100,000 a
 # second, which the throttle applies to the records by their rate
-# (patches 40-41). Under TCG a PMI takes 30 to 130 us, where a PEBS
+# (patches 42-43). Under TCG a PMI takes 30 to 130 us, where a PEBS
 # machine's takes a few: at perf_cpu_time_max_percent's default, 25, perf
 # lowers the limit by itself to 1,500-2,000 a second within the first
 # tests and then throttles. So the rate is set back to its default, in
@@ -545,7 +545,7 @@ echo "# -c 10000: $n samples on CPU 0, $pmi PMIs on CPU 0, $cs switches" \
 tap $? "-c 10000: a PMI every $THRESH records ($KIB KiB), each record a sample or reported lost"
 
 # The throttle bounds the records output by their rate, in the PMI or
-# not (patches 40-41): an event's budget holds a buffer's records (BURST,
+# not (patches 42-43): an event's budget holds a buffer's records (BURST,
 # of the smallest record) and a tick's samples (max_samples_per_tick,
 # perf_event_max_sample_rate / HZ rounded up: 4 at a rate of 1000 and
 # HZ=250, at most 10 for HZ >= 100) and gains the rate's samples as time

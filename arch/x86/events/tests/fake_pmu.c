@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Fake x86 PMUs for KUnit tests of the counter scheduler, see fake_pmu.h.
+ * Fake x86 PMUs for KUnit tests of the x86 PMU code, see fake_pmu.h.
  *
  * #included at the end of arch/x86/events/core.c.
  */
@@ -480,4 +480,9 @@ void fake_pmu_commit_scheduling(struct cpu_hw_events *cpuc, int idx, int cntr)
 
 	fe->n_commit++;
 	fe->commit_cntr = cntr;
+}
+
+void fake_pmu_update_static_calls(void)
+{
+	fake_pmu_update_calls(&x86_pmu);
 }

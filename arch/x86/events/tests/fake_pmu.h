@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Fake x86 PMUs for KUnit tests of the counter scheduler.
+ * Fake x86 PMUs for KUnit tests of the x86 PMU code: the counter scheduler,
+ * the HT erratum's cross-thread exclusion, PEBS.
  *
  * The helpers live in tests/fake_pmu.c, which is compiled as part of
  * arch/x86/events/core.c (it is #included at the end of that file), so they
@@ -288,5 +289,42 @@ void fake_pmu_put_event_constraints(struct cpu_hw_events *cpuc,
  * fake_pmu_event.commit_cntr.
  */
 void fake_pmu_commit_scheduling(struct cpu_hw_events *cpuc, int idx, int cntr);
+
+/**
+ * fake_pmu_intel_hw_config() - configure an event as an Intel PMU does
+ * @event: an event from fake_pmu_event_alloc(), its attr filled in
+ *
+ * Calls intel_pmu_hw_config(), the event_init step of Intel PMUs that
+ * decides PEBS auto-reload and large PEBS, for suites outside
+ * arch/x86/events/intel/core.c (it is defined at the end of that file).
+ * x86_pmu must describe a PEBS PMU for precise events.
+ *
+ * Return: the result of intel_pmu_hw_config().
+ */
+int fake_pmu_intel_hw_config(struct perf_event *event);
+
+/**
+ * fake_pmu_intel_set_period() - start an event's period as an Intel PMU does
+ * @event: an event from fake_pmu_event_alloc()
+ *
+ * Calls intel_pmu_set_period(), x86_pmu.set_period of Intel PMUs, for
+ * suites outside arch/x86/events/intel/core.c. Its
+ * x86_perf_event_set_period() returns at once for an event of the fake
+ * PMU, which has no counter base (hw.event_base 0): no counter is
+ * written, and the next period is not computed.
+ *
+ * Return: the result of intel_pmu_set_period().
+ */
+int fake_pmu_intel_set_period(struct perf_event *event);
+
+/**
+ * fake_pmu_update_static_calls() - make the static calls follow x86_pmu
+ *
+ * For a suite that changes a callback of the fake PMU it installed (a
+ * PEBS suite's set_period and disable, say): the static calls of the
+ * callbacks fake_pmu_install() sets take their x86_pmu values. They are
+ * put back with the rest when the test ends.
+ */
+void fake_pmu_update_static_calls(void);
 
 #endif /* _X86_EVENTS_TESTS_FAKE_PMU_H */

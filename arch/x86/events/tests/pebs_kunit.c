@@ -35,6 +35,8 @@
  *    through the core PMU's x86_pmu_stop();
  *  - arch_pebs_index_read() and arch_pebs_index_write(): arch-PEBS's
  *    MSR_IA32_PEBS_INDEX is pebs_test.arch_index;
+ *  - x86_perf_event_write_counter() (fake_pmu_stub_counter_write()): the
+ *    value a counter would start at is pebs_test.counter_start;
  * Two callbacks of the fake PMU, global as x86_pmu is (no PMU driver is
  * registered while a test runs):
  *  - x86_pmu.set_period: the call is counted, with the period_left it
@@ -42,7 +44,8 @@
  *    x86_perf_event_set_period() returns at once, as for every event
  *    without a counter base (hw.event_base 0, as an event of the fake PMU
  *    has): it neither computes the next period nor writes the counter,
- *    which a test sets up itself where it matters;
+ *    which a test sets up itself where it matters; pebs_restart_due()
+ *    gives its event a base, and sees the write through the stub;
  *  - x86_pmu.disable, which would write the counter's EVTSEL
  *    (intel_pmu_disable_event()): only the format's PEBS disable runs,
  *    which drains a large PEBS buffer first.
@@ -53,7 +56,8 @@
  *
  * What the driver would write to MSRs is left out where the setup is
  * modelled (pebs_test_start()); nothing here reaches a wrmsr or rdpmc, as
- * the PMU is disabled (cpuc->enabled 0) and no event has a counter base.
+ * the PMU is disabled (cpuc->enabled 0) and no event has a counter base
+ * but one whose counter write is stubbed.
  */
 
 #include "fake_pmu.h"
@@ -146,6 +150,7 @@ struct pebs_test {
 	unsigned int		n_index_writes;
 	unsigned int		n_set_period;
 	s64			set_period_left;
+	u64			counter_start;
 	unsigned int		n_samples;
 	struct pebs_test_sample	samples[PEBS_TEST_MAX_SAMPLES];
 };
@@ -256,6 +261,11 @@ static int pebs_test_set_period(struct perf_event *event)
 	return fake_pmu_intel_set_period(event);
 }
 
+static void pebs_test_write_counter(struct hw_perf_event *hwc, u64 val)
+{
+	pebs_test_of_current()->counter_start = val;
+}
+
 static u64 pebs_test_arch_index_read(void)
 {
 	return pebs_test_of_current()->arch_index;
@@ -338,6 +348,7 @@ static struct pebs_test *pebs_test_install(struct kunit *test, int format)
 				   pebs_test_arch_index_read);
 	kunit_activate_static_stub(test, arch_pebs_index_write,
 				   pebs_test_arch_index_write);
+	fake_pmu_stub_counter_write(test, pebs_test_write_counter);
 	x86_pmu.set_period = pebs_test_set_period;
 	x86_pmu.disable = pebs_test_disable_event;
 	fake_pmu_update_static_calls();
@@ -1148,29 +1159,35 @@ static void pebs_drain_full_other(struct kunit *test)
  * A drain that finds the counter at its overflow, with no event since,
  * counts the whole period and leaves the counter to its armed assist,
  * prev_count 0. As x86_pmu_start() writes the counter (x86_pmu.set_period,
- * intel_pmu_set_period()), intel_pmu_pebs_keep_due() leaves the period
- * one event, not a whole period: written 2 short, the counter gives the
- * record due whether the write ends the arm or not, and the next drain
- * counts from there. The period starts anew: last_period takes the one
- * PERF_EVENT_IOC_PERIOD set while the event was stopped. After a drain
- * that finds the counter reloaded, for a new event (intel_pmu_hw_config()),
- * for a KVM guest's (exclude_host) and for an event without auto-reload
- * (its assist resets the counter to 0, prev_count 0 tells nothing), the
- * period left is kept.
+ * intel_pmu_set_period()), intel_pmu_pebs_keep_due() leaves the period one
+ * event, not a whole period, before x86_perf_event_set_period() sees it (the
+ * event has a counter base, its write stubbed): written 2 short (the value
+ * the write is given), the counter gives the record due whether the write
+ * ends the arm or not, and the next drain counts from there. The period
+ * starts anew: last_period takes the one PERF_EVENT_IOC_PERIOD set while the
+ * event was stopped. After a drain that finds the counter reloaded, for a
+ * new event (intel_pmu_hw_config()), for a KVM guest's (exclude_host) and
+ * for an event without auto-reload (its assist resets the counter to 0,
+ * prev_count 0 tells nothing), the period left is kept.
  */
 static void pebs_restart_due(struct kunit *test)
 {
 	struct pebs_test *t = pebs_test_install(test, 3);
 	struct perf_sample_data data = {};
 	u64 period = PEBS_TEST_PERIOD;
+	u64 mask = x86_pmu.cntval_mask;
 	struct perf_event *event, *other;
 	s64 new_left, due_left, mid_left;
 	u64 last, mid_count, mid_prev;
+	u64 new_start, due_start;
 
 	event = pebs_test_pebs_event(test, 2, PERF_SAMPLE_IP |
 				     PERF_SAMPLE_TIME);
+	/* a counter base: x86_perf_event_set_period() runs, to the write */
+	event->hw.event_base = MSR_ARCH_PERFMON_PERFCTR0 + 2;
 	static_call(x86_pmu_set_period)(event);
 	new_left = local64_read(&event->hw.period_left);
+	new_start = t->counter_start;
 	pebs_test_write_skl(t, BIT_ULL(2), 0);
 	pebs_test_write_skl(t, BIT_ULL(2), 1);
 
@@ -1184,9 +1201,8 @@ static void pebs_restart_due(struct kunit *test)
 	event->hw.sample_period = 2 * period;
 	static_call(x86_pmu_set_period)(event);
 	due_left = local64_read(&event->hw.period_left);
+	due_start = t->counter_start;
 	last = event->hw.last_period;
-	/* x86_perf_event_set_period(): at least 2 */
-	local64_set(&event->hw.prev_count, (u64)-2);
 	pebs_test_write_skl(t, BIT_ULL(2), 2);
 	pebs_test_set_counter(t, event, 5);
 	intel_pmu_drain_pebs_nhm(&t->iregs, &data);
@@ -1198,12 +1214,19 @@ static void pebs_restart_due(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mid_prev, 0);
 	KUNIT_EXPECT_EQ(test, mid_left, 0);
 	KUNIT_EXPECT_EQ(test, new_left, period);
+	KUNIT_EXPECT_EQ(test, new_start, -period & mask);
+	/* the write of the due start: 2 short, the least it writes */
 	KUNIT_EXPECT_EQ(test, due_left, 1);
+	KUNIT_EXPECT_EQ(test, due_start, -2ULL & mask);
 	KUNIT_EXPECT_EQ(test, last, 2 * period);
 	KUNIT_EXPECT_EQ(test, t->n_samples, 3);
 	/* the three calls above, none by a drain */
 	KUNIT_EXPECT_EQ(test, t->n_set_period, 3);
-	pebs_expect_count(test, event, 3 * period + 7, 5);
+	/* the last start: the period left after 5 events past the reload */
+	KUNIT_EXPECT_EQ(test, local64_read(&event->count), 3 * period + 7);
+	KUNIT_EXPECT_EQ(test, local64_read(&event->hw.period_left),
+			2 * period - 5);
+	KUNIT_EXPECT_EQ(test, t->counter_start, (5 - 2 * period) & mask);
 
 	local64_set(&event->hw.prev_count, 0);
 	event->attr.exclude_host = 1;

@@ -911,19 +911,6 @@ static void schedule_events_test_collect_limits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cpuc->n_metric, 0);
 }
 
-/* A put callback of its own, for fake_pmu_test_restore() */
-static void sched_test_put_event_constraints(struct cpu_hw_events *cpuc,
-					     struct perf_event *event)
-{
-	fake_pmu_put_event_constraints(cpuc, event);
-}
-
-static const struct fake_pmu_desc zen_own_put_pmu = {
-	.cntr_mask		= 0x3f,
-	.flags			= PMU_FL_PAIR,
-	.put_event_constraints	= sched_test_put_event_constraints,
-};
-
 static struct kunit_case schedule_events_test_cases_list[] = {
 	KUNIT_CASE_PARAM(schedule_events_test_cases, sched_cases_gen_params),
 	KUNIT_CASE_PARAM(schedule_events_test_fast_path,
@@ -954,80 +941,4 @@ static struct kunit_suite assign_events_test_suite = {
 	.test_cases = assign_events_test_cases_list,
 };
 
-/* The targets of the scheduling static calls */
-struct sched_test_calls {
-	void *get, *put, *start, *commit, *stop;
-};
-
-static void sched_test_query_calls(struct sched_test_calls *calls)
-{
-	calls->get = static_call_query(x86_pmu_get_event_constraints);
-	calls->put = static_call_query(x86_pmu_put_event_constraints);
-	calls->start = static_call_query(x86_pmu_start_scheduling);
-	calls->commit = static_call_query(x86_pmu_commit_scheduling);
-	calls->stop = static_call_query(x86_pmu_stop_scheduling);
-}
-
-/*
- * The helpers themselves: installing describes the PMU, uninstalling (or
- * the end of the test) restores x86_pmu, the static calls and
- * "unconstrained" byte for byte.
- */
-static void fake_pmu_test_restore(struct kunit *test)
-{
-	struct sched_test_calls before_calls, calls;
-	struct event_constraint before_unconstrained;
-	struct x86_pmu *before;
-
-	before = kunit_kmalloc(test, sizeof(*before), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, before);
-	memcpy(before, &x86_pmu, sizeof(*before));
-	memcpy(&before_unconstrained, &unconstrained, sizeof(unconstrained));
-	sched_test_query_calls(&before_calls);
-
-	fake_pmu_install(test, &zen_pmu);
-	KUNIT_EXPECT_EQ(test, x86_pmu.cntr_mask64, 0x3f);
-	KUNIT_EXPECT_EQ(test, x86_pmu.flags, PMU_FL_PAIR);
-	KUNIT_EXPECT_EQ(test, unconstrained.idxmsk64, 0x3f);
-	KUNIT_EXPECT_EQ(test, unconstrained.weight, 6);
-	sched_test_query_calls(&calls);
-	KUNIT_EXPECT_PTR_EQ(test, calls.get, (void *)fake_pmu_get_event_constraints);
-	KUNIT_EXPECT_PTR_EQ(test, calls.put, (void *)fake_pmu_put_event_constraints);
-	KUNIT_EXPECT_PTR_EQ(test, calls.commit, (void *)fake_pmu_commit_scheduling);
-	KUNIT_EXPECT_NULL(test, calls.start);
-	KUNIT_EXPECT_NULL(test, calls.stop);
-
-	/* installing again describes the new PMU */
-	fake_pmu_install(test, &zen_own_put_pmu);
-	sched_test_query_calls(&calls);
-	KUNIT_EXPECT_PTR_EQ(test, calls.put, (void *)sched_test_put_event_constraints);
-	fake_pmu_install(test, &spr_pmu);
-	KUNIT_EXPECT_EQ(test, x86_pmu.flags, 0);
-	KUNIT_EXPECT_EQ(test, x86_pmu.fixed_cntr_mask64, 0xf);
-	KUNIT_EXPECT_TRUE(test, x86_pmu.intel_cap.perf_metrics);
-	KUNIT_EXPECT_EQ(test, x86_pmu.num_topdown_events, 8);
-
-	fake_pmu_uninstall(test);
-	KUNIT_EXPECT_MEMEQ(test, &x86_pmu, before, sizeof(*before));
-	KUNIT_EXPECT_MEMEQ(test, &unconstrained, &before_unconstrained,
-			   sizeof(unconstrained));
-	sched_test_query_calls(&calls);
-	KUNIT_EXPECT_MEMEQ(test, &calls, &before_calls, sizeof(calls));
-
-	/* the PMU is free again; the end of the test restores it */
-	fake_pmu_install(test, &icl_pmu);
-	KUNIT_EXPECT_EQ(test, x86_pmu.cntr_mask64, 0xff);
-}
-
-static struct kunit_case fake_pmu_test_cases_list[] = {
-	KUNIT_CASE(fake_pmu_test_restore),
-	{}
-};
-
-static struct kunit_suite fake_pmu_test_suite = {
-	.name = "perf_x86_fake_pmu",
-	.test_cases = fake_pmu_test_cases_list,
-};
-
-kunit_test_suites(&fake_pmu_test_suite, &assign_events_test_suite,
-		  &schedule_events_test_suite);
+kunit_test_suites(&assign_events_test_suite, &schedule_events_test_suite);
