@@ -14,12 +14,16 @@
 #   startup F LOOP NAP
 # the samples of perf record -F F of /pmu-loop (3,000,004 instructions,
 # a few ticks) and of /pmu-nap (50 runs of 300,000 instructions, each
-# followed by a sleep of 20 ms). Then one line for the records due as
+# followed by a sleep of 20 ms); then their CPU time (ms) without perf
+# record:
+#   cpu LOOP NAP
+# Then one line for the records due as
 # the task sleeps (mk/pebs-tests.sh, tests 16-17: /pmu-sleep at -c 6,
 # its first overflow on a nanosleep):
 #   due SAMPLES LOST SLEPT
 # SLEPT the nanosleeps that left the CPU (PERF_RECORD_SWITCH out, not
-# preempted).
+# preempted). Then a full buffer (full lines, below), and last a run
+# with perf's CPU time guard at its default (guard, below).
 FREQ_LOOP=/pmu-long
 
 # The kernel's sample rate limit as it is (perf_event_max_sample_rate
@@ -77,6 +81,17 @@ for F in 1000 4000 10000; do
 	echo "startup $F $(samples /pmu-loop $F) $(samples /pmu-nap $F)"
 done
 
+# cpu PROGRAM: the CPU time of PROGRAM in ms, user and kernel, counted
+# without sampling (perf stat -e task-clock): the time a frequency event
+# that counts its user instructions runs, its samples due F times it
+cpu() {
+	perf stat -x, -e task-clock -- "$1" 2>&1 > /dev/null |
+		awk -F, '$3 == "task-clock" { print $1; f = 1 }
+			END { if (!f) print "failed" }'
+}
+
+echo "cpu $(cpu /pmu-loop) $(cpu /pmu-nap)"
+
 taskset -c 0 perf record -q --switch-events -e instructions:upp -c 6 \
 	-o /tmp/due.data -- /pmu-sleep > /dev/null 2>&1 ||
 	echo "figures due failed"
@@ -112,3 +127,19 @@ for p in 50 100; do
 	echo "full $p $t ${r:-none}"
 done
 kill $busy
+
+# Last, as it may lower the limit for the rest of the boot: perf record
+# -F 10000 of /pmu-long with perf's CPU time guard at its default (25%)
+# and the limit at its default again: the samples, the PMIs, and the
+# limit after the run, which the guard lowers where the PMIs take more
+# than their share:
+#   guard SAMPLES PMIS LIMIT
+echo 25 > /proc/sys/kernel/perf_cpu_time_max_percent
+echo 100000 > /proc/sys/kernel/perf_event_max_sample_rate
+pmi=$(pmis)
+taskset -c 0 perf record -q -F 10000 -e instructions:upp \
+	-o /tmp/guard.data -- $FREQ_LOOP > /dev/null 2>&1 ||
+	echo "figures guard failed"
+echo "guard $(perf script -i /tmp/guard.data -F ip 2> /dev/null | grep -c .)" \
+	"$(($(pmis) - pmi))" \
+	"$(cat /proc/sys/kernel/perf_event_max_sample_rate)"

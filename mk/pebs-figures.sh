@@ -24,8 +24,12 @@
 # LOST_SAMPLES reports (series/cover/pebs-reload). And a
 # start-up table: per boot and frequency, the samples of /pmu-long's
 # first 100 ms, of the short /pmu-loop and of the mostly sleeping
-# /pmu-nap (mk/pebs-figures-tests.sh). The guests run at the kernel's
-# sample rate limit, perf's CPU time guard off (the reason is there).
+# /pmu-nap, each beside the samples due, F times the program's CPU time
+# (perf stat -e task-clock, without perf record: mk/pebs-figures-tests.sh).
+# The guests run at the kernel's sample rate limit, perf's CPU time guard
+# off (the reason is there), but for a last run per boot: perf record -F
+# 10000 of /pmu-long with the guard at its default, its samples and PMIs
+# and the sample rate limit the guard leaves.
 # Usage: mk/pebs-figures.sh QEMU VANILLA_BZIMAGE BZIMAGE INITRAMFS OUTDIR
 set -eu
 qemu=$1 vanilla=$2 kernel=$3 initrd=$4 out=$5
@@ -54,10 +58,14 @@ for boot in "7.3 $vanilla" "series $kernel"; do
 		sed "s/^figures /$1 /" >> "$out/runs"
 	grep -a '^startup ' "$out/$name/tests.log" |
 		sed "s/^startup /$1 /" >> "$out/startup"
+	grep -a '^cpu ' "$out/$name/tests.log" |
+		sed "s/^cpu /$1 /" >> "$out/cpu"
 	grep -a '^due ' "$out/$name/tests.log" |
 		sed "s/^due /$1 /" >> "$out/due"
 	grep -a '^full ' "$out/$name/tests.log" |
 		sed "s/^full /$1 /" >> "$out/full"
+	grep -a '^guard ' "$out/$name/tests.log" |
+		sed "s/^guard /$1 /" >> "$out/guard"
 done
 
 echo "kernel      F  samples   PMIs  PMIs/1000  switches " \
@@ -72,11 +80,14 @@ awk -v hz="$hz" '{
 
 echo
 echo "kernel      F  start-up: samples of /pmu-long's first 100 ms" \
-	"(F / 10 due), of /pmu-loop, of /pmu-nap"
-awk 'NR == FNR { early[$1 " " $2] = $10; next }
+	"(F / 10 due), of /pmu-loop, of /pmu-nap (F x their CPU time due)"
+awk 'FILENAME ~ /runs$/ { early[$1 " " $2] = $10; next }
+FILENAME ~ /cpu$/ { loop[$1] = $2; nap[$1] = $3; next }
 {
-	printf "%-6s %6d %21d %21d %14d\n", $1, $2, early[$1 " " $2], $3, $4
-}' "$out/runs" "$out/startup"
+	printf "%-6s %6d %21d %14d (%5.0f) %9d (%5.0f)\n", $1, $2,
+		early[$1 " " $2], $3, $2 * loop[$1] / 1000, $4,
+		$2 * nap[$1] / 1000
+}' "$out/runs" "$out/cpu" "$out/startup"
 
 echo
 echo "kernel  /pmu-sleep -c 6, overflows on its nanosleeps:" \
@@ -87,3 +98,8 @@ echo
 echo "kernel  kernel PEBS on CPU 1, -c P, sleep 1: P  samples" \
 	"first last  LOST_SAMPLES reports (count x records lost)"
 cat "$out/full"
+
+echo
+echo "kernel  -F 10000 of /pmu-long, perf_cpu_time_max_percent at its" \
+	"default (25): samples  PMIs  perf_event_max_sample_rate after"
+awk '{ printf "%-6s %54d %5d %8d\n", $1, $2, $3, $4 }' "$out/guard"
