@@ -557,8 +557,8 @@ tap $((rc | ok)) "next to an idle sibling, two corrupting and two other events c
 # them"). Released at once, a pass of the sibling in between took more
 # than half, and the thread's events found no counter until its next
 # rotation (the figures are in those patches' messages; with the used
-# mask and has_exclusive[] released at the put, the hold of patch 36
-# that patch 37 relies on, this test failed in 2 runs of 3). Which
+# mask and has_exclusive[] released at the put, the hold of patch 38
+# that patch 39 relies on, this test failed in 2 runs of 3). Which
 # interval is in which phase: /pmu-shares flushes each
 # interval's line, so the script counts the intervals printed when a
 # phase begins (N) and ends (M), and judges intervals N + 3 to M:

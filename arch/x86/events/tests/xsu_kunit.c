@@ -151,6 +151,7 @@ static const struct fake_pmu_desc xsu_hsw_ht_pmu = {
 	.start_scheduling	= xsu_start_scheduling,
 	.commit_scheduling	= xsu_commit_scheduling,
 	.stop_scheduling	= xsu_stop_scheduling,
+	.settle_scheduling	= intel_excl_settle,
 };
 
 struct xsu_event {
@@ -167,6 +168,7 @@ struct xsu_thread {
 	struct xsu_event	*list[XSU_MAX_EVENTS];
 	int			n;
 	bool			rotate_necessary;
+	bool			held;	/* its perf_pmu_disable() section open */
 };
 
 struct xsu_core {
@@ -277,7 +279,8 @@ static void xsu_sched_in(struct xsu_core *core, int t)
 		xe->active = true;
 	}
 	/* perf_pmu_enable(): x86_pmu_enable() programs the assignment */
-	fake_pmu_enable(ht->cpuc);
+	if (!ht->held)
+		fake_pmu_enable(ht->cpuc);
 }
 
 static void xsu_sched_out(struct xsu_core *core, int t)
@@ -336,6 +339,7 @@ static void xsu_remove(struct xsu_core *core, int t, int i)
 	struct xsu_thread *ht = &core->ht[t];
 	struct xsu_event *xe = ht->list[i];
 
+	KUNIT_ASSERT_FALSE(core->test, ht->held);
 	if (xe->active) {
 		KUNIT_ASSERT_EQ(core->test, fake_pmu_del(ht->cpuc, xe->fe), 0);
 		fake_pmu_enable(ht->cpuc);
@@ -671,6 +675,106 @@ static void xsu_moved_counter_released(struct kunit *test)
 }
 
 /*
+ * The state of a counter an event moved off is released only once the
+ * event was read off it. As in xsu_moved_counter_released, HT0's
+ * corrupting event comes, instructions moves to fixed counter 0, and one
+ * generic counter that HT0 held is left; this time HT0's
+ * perf_pmu_disable() section stays open after the pass, as when perf adds
+ * more groups: the event that left that counter still counts there until
+ * x86_pmu_enable() reads it. HT1's corrupting event, which only that
+ * counter could take (HT1's 0x01cd holds counter 3, HT0's events the
+ * other two), must wait until then.
+ */
+static void xsu_moved_counter_read_first(struct kunit *test)
+{
+	struct xsu_core *core = xsu_core_alloc(test);
+	struct cpu_hw_events *cpuc = core->ht[0].cpuc;
+	u64 before = 0, after = 0;
+	struct perf_event *moved;
+	struct xsu_event *miss;
+	char buf[8];
+	int i, left;
+
+	xsu_add(core, 1, XSU_LDLAT);
+	xsu_add(core, 0, XSU_INST);
+	xsu_add(core, 0, XSU_INST);
+	xsu_add(core, 0, XSU_LBR_INSERTS);
+	xsu_add(core, 0, XSU_BRANCHES);
+	xsu_remove(core, 0, 2);
+	xsu_remove(core, 0, 0);
+	for (i = 0; i < cpuc->n_events; i++)
+		before |= BIT_ULL(cpuc->event_list[i]->hw.idx);
+
+	core->ht[0].held = true;
+	KUNIT_EXPECT_TRUE(test, xsu_add(core, 0, XSU_LOADS)->active);
+	for (i = 0; i < cpuc->n_events; i++)
+		after |= BIT_ULL(cpuc->assign[i]);
+	KUNIT_EXPECT_TRUE(test, after & BIT_ULL(XSU_FIXED(0)));
+	KUNIT_ASSERT_EQ(test, hweight64(before & ~after & 0xf), 1);
+	left = __ffs64(before & ~after & 0xf);
+	moved = xsu_on_counter(core, 0, left);
+	KUNIT_ASSERT_NOT_NULL(test, moved);
+	KUNIT_EXPECT_EQ(test, xsu_states(core, 0, buf)[left], 'S');
+	miss = xsu_add(core, 1, XSU_L1_MISS);
+	KUNIT_EXPECT_FALSE(test, miss->active);
+
+	core->ht[0].held = false;
+	fake_pmu_enable(cpuc);
+	KUNIT_EXPECT_NE(test, moved->hw.idx, left);
+	KUNIT_EXPECT_EQ(test, xsu_states(core, 0, buf)[left], 'U');
+	xsu_rotate(core, 1);
+	KUNIT_EXPECT_TRUE(test, miss->active);
+	KUNIT_EXPECT_PTR_EQ(test, xsu_on_counter(core, 1, left),
+			    &miss->fe->event);
+	xsu_expect_valid(core, "moved, read first");
+
+	xsu_remove_all(core);
+	xsu_expect_all_unused(test, core);
+}
+
+/*
+ * The same for a corrupting event that moves off a counter another event
+ * of its thread takes. HT1 counts branches on counters 0-2 when HT0's
+ * 0x81d0 comes, which takes counter 3; HT1 then keeps one of them. HT0's
+ * 0x01cd, which only counter 3 can count, comes in a section held open,
+ * and 0x81d0 moves to counter 1. Until HT0's PMU is enabled, 0x81d0 still
+ * counts on counter 3, which stays Exclusive: HT1's 0x01cd waits. Then
+ * counter 3 is Shared, and HT1's 0x01cd takes it at its rotation.
+ */
+static void xsu_moved_corrupting_read_first(struct kunit *test)
+{
+	struct xsu_core *core = xsu_core_alloc(test);
+	struct xsu_event *ldlat;
+	char buf[8];
+	int i;
+
+	for (i = 0; i < 3; i++)
+		xsu_add(core, 1, XSU_BRANCHES);
+	KUNIT_EXPECT_TRUE(test, xsu_add(core, 0, XSU_LOADS)->active);
+	for (i = 0; i < 2; i++)
+		xsu_remove(core, 1, 1);
+	KUNIT_ASSERT_STREQ(test, xsu_states(core, 0, buf), "UUUX");
+	KUNIT_ASSERT_STREQ(test, xsu_states(core, 1, buf), "SUUU");
+
+	core->ht[0].held = true;
+	KUNIT_EXPECT_TRUE(test, xsu_add(core, 0, XSU_LDLAT)->active);
+	KUNIT_EXPECT_STREQ(test, xsu_states(core, 0, buf), "UXUX");
+	ldlat = xsu_add(core, 1, XSU_LDLAT);
+	KUNIT_EXPECT_FALSE(test, ldlat->active);
+
+	core->ht[0].held = false;
+	fake_pmu_enable(core->ht[0].cpuc);
+	KUNIT_EXPECT_STREQ(test, xsu_map(core, 0, buf), ".C.N");
+	KUNIT_EXPECT_STREQ(test, xsu_states(core, 0, buf), "UXUS");
+	xsu_rotate(core, 1);
+	KUNIT_EXPECT_TRUE(test, ldlat->active);
+	xsu_expect_valid(core, "corrupting moved, read first");
+
+	xsu_remove_all(core);
+	xsu_expect_all_unused(test, core);
+}
+
+/*
  * Dynamic constraints live in cpuc->constraint_list[], one entry per index
  * of cpuc->event_list[]. x86_pmu_del() moves the events behind a removed
  * one down a place, with their constraints: HT0's corrupting event moves
@@ -890,6 +994,8 @@ static struct kunit_case xsu_test_cases[] = {
 	KUNIT_CASE(xsu_lock_held_in_pass),
 	KUNIT_CASE(xsu_put_stale_counter),
 	KUNIT_CASE(xsu_moved_counter_released),
+	KUNIT_CASE(xsu_moved_counter_read_first),
+	KUNIT_CASE(xsu_moved_corrupting_read_first),
 	KUNIT_CASE(xsu_shifted_constraint),
 	KUNIT_CASE(xsu_shifted_constraint_fixed),
 	KUNIT_CASE(xsu_shifted_dyn_constraint),
