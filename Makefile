@@ -75,14 +75,22 @@ export CCACHE_BASEDIR	:= $(CURDIR)
 export CCACHE_NOHASHDIR	:= true
 export CCACHE_MAXSIZE	?= 5G
 
-# The emulated Intel PMU: Debian's qemu source package, pinned here, and
-# the quilt series of tools/testing/qemu-pmu/. The stamp is keyed on the series, its patches
-# and the build script: nothing rebuilds unless one of them changes.
-QEMU_DEB_VERSION ?= 1:7.2+dfsg-7+deb12u18
+# The emulated Intel PMU: Debian's qemu source package, pinned here (sid
+# has the newest QEMU whose source the archive serves), and the quilt
+# series of tools/testing/qemu-pmu/; Debian's meson of bookworm-backports
+# where the machine's is older than QEMU's 1.5 (Debian 12). The stamp is
+# keyed on the pins, the series, its patches and the build scripts:
+# nothing rebuilds unless one of them changes.
+QEMU_DEB_VERSION ?= 1:10.2.2+ds-1
+QEMU_DEB_SUITE	?= sid
+QEMU_MESON_VERSION ?= 1.7.0-1~bpo12+1
+QEMU_MESON_SUITE ?= bookworm-backports
 QEMU_OUT	:= $(B)/qemu
 QEMU_DIR	:= tools/testing/qemu-pmu
 QEMU_PATCHES	:= $(addprefix $(QEMU_DIR)/,$(shell grep -v -e '^\#' -e '^[[:space:]]*$$' $(QEMU_DIR)/series))
-QEMU_HASH	:= $(shell { echo '$(QEMU_DEB_VERSION)'; cat mk/qemu.sh $(QEMU_DIR)/series \
+QEMU_HASH	:= $(shell { echo '$(QEMU_DEB_VERSION) $(QEMU_DEB_SUITE)' \
+			'$(QEMU_MESON_VERSION) $(QEMU_MESON_SUITE)'; \
+			cat mk/qemu.sh mk/aptsuite.sh $(QEMU_DIR)/series \
 			$(QEMU_PATCHES); } 2>/dev/null | sha256sum | cut -c1-16)
 QEMU_STAMP	:= $(QEMU_OUT)/.built-$(QEMU_HASH)
 QEMU_BIN	:= $(QEMU_OUT)/build/qemu-system-x86_64
@@ -217,7 +225,7 @@ haswell: kernel initramfs qemu
 # alone). Each stage prints its time; what runs beside prints its output
 # when it ends.
 check:
-	@mk/deps.sh '$(QEMU_DEB_VERSION)'
+	@mk/deps.sh qemu
 	@mkdir -p $(B)
 	@echo "check: QEMU built beside the kernel (its output: $(B)/qemu.log)"
 	@echo "check: check-fast beside them and the boots (its output: $(B)/check-fast.log)"
@@ -283,8 +291,10 @@ deb-pkg: stage
 qemu: $(QEMU_STAMP)
 
 $(QEMU_STAMP):
-	@mk/deps.sh '$(QEMU_DEB_VERSION)'
-	@mk/timed.sh qemu mk/qemu.sh '$(QEMU_DEB_VERSION)' $(QEMU_DIR) $(QEMU_OUT) $(JOBS)
+	@mk/deps.sh qemu
+	@mk/timed.sh qemu mk/qemu.sh '$(QEMU_DEB_VERSION)' $(QEMU_DEB_SUITE) \
+		'$(QEMU_MESON_VERSION)' $(QEMU_MESON_SUITE) $(QEMU_DIR) \
+		$(QEMU_OUT) $(JOBS)
 	@rm -f $(QEMU_OUT)/.built-*
 	@touch $@
 

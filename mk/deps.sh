@@ -2,13 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # Install what the build needs from Debian's archive, only if it is missing.
 # The kernel source is no package of this machine's suite: mk/base.sh
-# fetches it. With QEMU_DEB_VERSION, also what building the patched QEMU
-# needs (mk/qemu-deps.sh).
-# Usage: mk/deps.sh [QEMU_DEB_VERSION]
+# fetches it. With "qemu", also what building the patched QEMU needs
+# (mk/qemu-deps.sh).
+# Usage: mk/deps.sh [qemu]
 set -eu
-qemu_version=${1:-}
 
-[ -z "$qemu_version" ] || "$(dirname "$0")/qemu-deps.sh" "$qemu_version"
+[ "${1:-}" != qemu ] || "$(dirname "$0")/qemu-deps.sh"
 
 pkgs="build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils kmod
       rsync python3 perl ccache quilt qemu-system-x86 busybox-static

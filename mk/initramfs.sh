@@ -31,6 +31,10 @@ cp "$here/tap.sh" "$root/tap.sh"
 cp "$here/pmu-loop.sh" "$root/pmu-loop.sh"
 gcc -nostdlib -static -o "$root/pmu-loop" "$here/pmu-loop.S"
 gcc -nostdlib -static -DXCHG -o "$root/pmu-xchg" "$here/pmu-loop.S"
+for v in cmpxchg8b cmpxchg16b movdqa; do
+	gcc -nostdlib -static -D"$(echo $v | tr '[:lower:]' '[:upper:]')" -o "$root/pmu-$v" \
+		"$here/pmu-loop.S"
+done
 gcc -nostdlib -static -DITERS=10000000 -o "$root/pmu-mid" "$here/pmu-loop.S"
 gcc -nostdlib -static -DITERS=100000000 -o "$root/pmu-long" "$here/pmu-loop.S"
 gcc -nostdlib -static -DSWITCH -o "$root/pmu-switch" "$here/pmu-loop.S"

@@ -8,6 +8,11 @@
  *   syscall: a branch in the model), loads 1000000.
  * Built with -DXCHG (/pmu-xchg), an XCHG with memory instead of the load:
  * atomic, its lock implicit, one load and one store per iteration. Built
+ * with -DCMPXCHG8B or -DCMPXCHG16B (/pmu-cmpxchg8b, /pmu-cmpxchg16b), a
+ * CMPXCHG8B or CMPXCHG16B of the same memory instead, without LOCK: one
+ * load and one store per iteration too (the SDM: the destination gets a
+ * write whatever the comparison). Built with -DMOVDQA (/pmu-movdqa), a
+ * 16-byte MOVDQA load of it instead: one load. Built
  * with -DITERS=10000000 (/pmu-mid), 10 times as many iterations, for the
  * frequency-mode PEBS tests and figures (mk/pebs-tests.sh,
  * mk/pebs-figures.sh); with -DITERS=100000000 (/pmu-long), 100 times as
@@ -97,6 +102,12 @@ ms:	.quad	0, 20000000
 	mov	$ITERS, %ecx
 #if defined(XCHG)
 1:	xchg	%rax, (%rsp)
+#elif defined(CMPXCHG8B)
+1:	cmpxchg8b (%rsp)
+#elif defined(CMPXCHG16B)
+1:	cmpxchg16b (%rsp)		/* the ABI aligns %rsp to 16 here */
+#elif defined(MOVDQA)
+1:	movdqa	(%rsp), %xmm0
 #elif defined(XMM)
 1:	movq	%rcx, %xmm0
 #else

@@ -644,6 +644,20 @@ stat_exact /tmp/xchg /pmu-xchg instructions:u=$INSNS r81d0:u=$KEPT \
 	r82d0:u=$KEPT
 tap $? "perf stat counts an XCHG with memory as a load and a store"
 
+# The loop with a CMPXCHG8B, then a CMPXCHG16B, of that memory instead,
+# without LOCK (/pmu-cmpxchg8b, /pmu-cmpxchg16b): a load and a store each;
+# with a 16-byte MOVDQA load of it (/pmu-movdqa): a load. QEMU's
+# translator makes the 16-byte accesses helper calls on a host without
+# 16-byte atomics; the count must not depend on it.
+for cx in cmpxchg8b cmpxchg16b; do
+	stat_exact /tmp/$cx /pmu-$cx instructions:u=$INSNS r81d0:u=$KEPT \
+		r82d0:u=$KEPT
+	tap $? "perf stat counts a $cx of memory without LOCK as a load and a store"
+done
+stat_exact /tmp/movdqa /pmu-movdqa instructions:u=$INSNS r81d0:u=$KEPT \
+	r82d0:u=0
+tap $? "perf stat counts a 16-byte MOVDQA from memory as a load"
+
 # The switch written while both threads count: /pmu-switch runs the loop,
 # writes "1" to the switch and runs the loop again, under r81d0:u on CPU
 # 0, while r00c5 counts on CPU 1, the workaround off at first. Both events

@@ -1,16 +1,24 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Build qemu-system-x86_64 with the emulated Intel PMU: Debian's qemu source
-# (fetched and extracted once), a copy of it with the quilt series of
-# tools/testing/qemu-pmu/ applied with zero fuzz, configured once, built with ccache. Only the
+# of SUITE (fetched with a private apt, mk/aptsuite.sh, and extracted
+# once), a copy of it with the quilt series of tools/testing/qemu-pmu/
+# applied with zero fuzz, configured once, built with ccache. Only the
 # files the series touches (now or before) are synced into the copy, so a
-# changed patch rebuilds only what depends on it.
-# Usage: mk/qemu.sh QEMU_DEB_VERSION SERIES_DIR OUTDIR JOBS
+# changed patch rebuilds only what depends on it. Where the machine's
+# meson is older than the source needs (Debian 12 has 1.0.1), Debian's
+# meson MESON_VERSION of MESON_SUITE (Architecture: all) is extracted under
+# OUTDIR and used from there, not installed.
+# Usage: mk/qemu.sh QEMU_VERSION SUITE MESON_VERSION MESON_SUITE SERIES_DIR \
+#                   OUTDIR JOBS
 set -eu
 version=$1
-series=$(cd "$2" && pwd)
-out=$3
-jobs=$4
+suite=$2
+meson_version=$3
+meson_suite=$4
+series=$(cd "$5" && pwd)
+out=$6
+jobs=$7
 
 die() { echo "qemu: $*" >&2; exit 1; }
 
@@ -21,24 +29,62 @@ tree=$out/tree
 build=$out/build
 list=.qemu-pmu-files
 export CCACHE_DIR="$out/ccache"
+# shellcheck source=mk/aptsuite.sh
+. "$(dirname "$0")/aptsuite.sh"
 
 # 1. Debian's source, once per pinned version.
 if [ ! -f "$out/.extracted-$version" ]; then
-	rm -rf "$out/dl" "$pristine" "$tree" "$build" "$out"/.extracted-*
-	mkdir "$out/dl"
-	echo "qemu: fetching Debian's qemu source $version"
-	(cd "$out/dl" && apt-get source -qq --download-only "qemu=$version") ||
-		die "apt-get source qemu=$version failed (deb-src: mk/qemu-deps.sh)"
-	dsc=$(ls "$out"/dl/qemu_*.dsc)
+	rm -rf "$out/apt" "$pristine" "$tree" "$build" "$out"/.extracted-* \
+		"$out"/qemu_*
+	echo "qemu: fetching Debian's qemu source $version ($suite)"
+	aptsuite_init "$out/apt" "$suite" deb-src ||
+		die "no source list of $suite"
+	(cd "$out/apt/dl" && aptopt apt-get source -qq --download-only \
+		"qemu=$version") || {
+		aptopt apt-cache showsrc qemu | sed -n 's/^Version: /qemu:   has /p' >&2
+		die "no qemu source $version in $suite: pin another one,
+      make QEMU_DEB_VERSION=<version> QEMU_DEB_SUITE=<suite> qemu
+      (the QEMU series may need a refresh)"
+	}
+	dsc=$(ls "$out"/apt/dl/qemu_*.dsc)
 	echo "qemu: extracting $(basename "$dsc")"
-	dpkg-source -x "$dsc" "$pristine" > "$out/dl/extract.log" 2>&1 ||
-		{ cat "$out/dl/extract.log"; die "dpkg-source -x failed"; }
+	dpkg-source --no-copy -x "$dsc" "$pristine" > "$out/apt/extract.log" 2>&1 ||
+		{ cat "$out/apt/extract.log"; die "dpkg-source -x failed"; }
 	have=$(dpkg-parsechangelog -l "$pristine/debian/changelog" -S Version)
 	[ "$have" = "$version" ] ||
 		die "the source is $have, not the pinned $version"
 	[ -f "$pristine/target/i386/cpu.c" ] ||
 		die "$pristine has no target/i386/cpu.c: not the expected qemu source"
+	rm -rf "$out/apt"
 	touch "$out/.extracted-$version"
+fi
+
+# The meson the source asks for (meson_version in its meson.build).
+need=$(sed -n "s/.*meson_version: *'>=\([0-9.]*\)'.*/\1/p" \
+	"$pristine/meson.build" | head -n 1)
+[ -n "$need" ] || die "no meson_version in $pristine/meson.build"
+have=$(meson --version 2>/dev/null || echo 0)
+if ! dpkg --compare-versions "$have" ge "$need"; then
+	meson=$out/meson-$meson_version
+	if [ ! -f "$meson/.extracted" ]; then
+		echo "qemu: meson $have < $need: fetching Debian's meson" \
+			"$meson_version ($meson_suite)"
+		rm -rf "$out/apt" "$out"/meson-*
+		aptsuite_init "$out/apt" "$meson_suite" deb ||
+			die "no package list of $meson_suite"
+		(cd "$out/apt/dl" && aptopt apt-get -qq download \
+			"meson=$meson_version") ||
+			die "no meson $meson_version in $meson_suite"
+		dpkg-deb -x "$out"/apt/dl/meson_*.deb "$meson"
+		rm -rf "$out/apt"
+		touch "$meson/.extracted"
+	fi
+	PATH=$meson/usr/bin:$PATH
+	PYTHONPATH=$meson/usr/lib/python3/dist-packages${PYTHONPATH:+:$PYTHONPATH}
+	export PATH PYTHONPATH
+	have=$(meson --version)
+	dpkg --compare-versions "$have" ge "$need" ||
+		die "meson $meson_version of $meson_suite is $have, not >= $need"
 fi
 
 # 2. The patched copy.
@@ -105,21 +151,27 @@ done
 
 # 3. Configure once: only the x86_64 system emulator, no docs, no tools,
 # no debug information (a cold build of make check spends less; the
-# symbols that mk/hang.py's host profile names stay).
-opts="--target-list=x86_64-softmmu --disable-docs --without-default-features
-      --disable-tools --disable-guest-agent --disable-debug-info
-      --enable-fdt=system
+# symbols that mk/hang.py's host profile names stay); Debian's +ds source
+# has no firmware blobs to install (its debian/rules says the same), and
+# nothing is downloaded. Debian's python3, not whichever comes first in
+# PATH: python3-venv gives configure's venv to it. The meson found is part
+# of the key, so that another one configures again.
+opts="--python=/usr/bin/python3 --target-list=x86_64-softmmu
+      --disable-docs --without-default-features --disable-tools
+      --disable-guest-agent --disable-debug-info --enable-fdt=system
+      --disable-install-blobs --disable-download
       --cc=/usr/lib/ccache/gcc --cxx=/usr/lib/ccache/g++"
 # shellcheck disable=SC2086
 opts=$(echo $opts)
-if [ "$(cat "$build/.configured" 2>/dev/null)" != "$opts" ]; then
+key="$opts meson-$(meson --version)"
+if [ "$(cat "$build/.configured" 2>/dev/null)" != "$key" ]; then
 	rm -rf "$build"
 	mkdir -p "$build"
 	echo "qemu: configure"
 	# shellcheck disable=SC2086
 	(cd "$build" && "$tree/configure" $opts) > "$out/configure.log" 2>&1 ||
 		{ tail -n 30 "$out/configure.log"; die "configure failed ($out/configure.log)"; }
-	echo "$opts" > "$build/.configured"
+	echo "$key" > "$build/.configured"
 fi
 
 # 4. Build only qemu-system-x86_64.
