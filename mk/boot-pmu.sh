@@ -18,7 +18,8 @@
 # pmu_tests=MODE, KUnit off (TESTS=cost: mk/cost.sh; TESTS=soak with
 # SOAK_SECS=N and SOAK_SEED=S: make soak, the kernel under fuzz for N
 # seconds, from seed S; TESTS=figures: mk/pebs-figures.sh; TESTS=sigtrap:
-# mk/sigtrap-figures.sh). Console to
+# mk/sigtrap-figures.sh). QEMU_ARGS in the environment: more options for
+# QEMU (QEMU_ARGS='-icount shift=auto': the tests under icount). Console to
 # OUTDIR/console.log, the initramfs' TAP (second serial port) to
 # OUTDIR/tests.log; then the PMU lines of the boot log,
 # the TAP results and a scan of the console for kernel reports. Exit 1 if
@@ -140,6 +141,7 @@ hang=$!
 # -L: a QEMU built from Debian's dfsg source has no firmware of its own.
 # The NMI watchdog would hold a fixed counter, and mitigations would turn
 # PTI on for an Intel model.
+# shellcheck disable=SC2086 # QEMU_ARGS: options, split at spaces
 timeout --foreground $((limit + 60)) "$qemu" \
 	-nodefaults -no-reboot -display none \
 	-monitor "unix:$mon/sock,server=on,wait=off" \
@@ -149,7 +151,7 @@ timeout --foreground $((limit + 60)) "$qemu" \
 	-smp 2,sockets=1,cores=1,threads=2 -m 2G \
 	-kernel "$kernel" -initrd "$initrd" \
 	-append "$append" \
-	-serial "file:$console" -serial "file:$tests" || rc=$?
+	-serial "file:$console" -serial "file:$tests" ${QEMU_ARGS:-} || rc=$?
 echo "boot-pmu: QEMU exited $rc after $(($(date +%s) - start)) s"
 kill "$hang" 2> /dev/null || true
 wait "$hang" 2> /dev/null || true

@@ -646,9 +646,10 @@ tap $? "perf stat counts an XCHG with memory as a load and a store"
 
 # The loop with a CMPXCHG8B, then a CMPXCHG16B, of that memory instead,
 # without LOCK (/pmu-cmpxchg8b, /pmu-cmpxchg16b): a load and a store each;
-# with a 16-byte MOVDQA load of it (/pmu-movdqa): a load. QEMU's
+# with a 16-byte MOVDQA load of it (/pmu-movdqa): a load. (QEMU's
 # translator makes the 16-byte accesses helper calls on a host without
-# 16-byte atomics; the count must not depend on it.
+# 16-byte atomics and marks them itself for the count; a host with them,
+# as an x86-64 one with AVX, does not take that path.)
 for cx in cmpxchg8b cmpxchg16b; do
 	stat_exact /tmp/$cx /pmu-$cx instructions:u=$INSNS r81d0:u=$KEPT \
 		r82d0:u=$KEPT
