@@ -90,7 +90,8 @@ QEMU_DIR	:= tools/testing/qemu-pmu
 QEMU_PATCHES	:= $(addprefix $(QEMU_DIR)/,$(shell grep -v -e '^\#' -e '^[[:space:]]*$$' $(QEMU_DIR)/series))
 QEMU_HASH	:= $(shell { echo '$(QEMU_DEB_VERSION) $(QEMU_DEB_SUITE)' \
 			'$(QEMU_MESON_VERSION) $(QEMU_MESON_SUITE)'; \
-			cat mk/qemu.sh mk/aptsuite.sh $(QEMU_DIR)/series \
+			cat mk/qemu.sh mk/aptsuite.sh mk/qemu-refusals.sh \
+			$(QEMU_DIR)/series \
 			$(QEMU_PATCHES); } 2>/dev/null | sha256sum | cut -c1-16)
 QEMU_STAMP	:= $(QEMU_OUT)/.built-$(QEMU_HASH)
 QEMU_BIN	:= $(QEMU_OUT)/build/qemu-system-x86_64
@@ -102,6 +103,8 @@ HASWELL_LOSS	:= $(B)/boot-pmu-loss
 SKYLAKE		:= $(B)/boot-pmu-skylake
 SKYLAKE_ADAPTIVE := $(B)/boot-pmu-skylake-adaptive
 SKYLAKE_UNSTABLE := $(B)/boot-pmu-skylake-unstable
+HASWELL_MIGRATE	:= $(B)/boot-pmu-migrate
+SKYLAKE_MIGRATE	:= $(B)/boot-pmu-skylake-migrate
 
 KMAKE = $(MAKE) -s -C $(STAGED) O=$(KOUT) ARCH=x86_64 CC="ccache gcc" \
 	HOSTCC="ccache gcc" -j$(JOBS)
@@ -123,7 +126,11 @@ all: boot haswell
 		--skylake-adaptive $(SKYLAKE_ADAPTIVE)/console.log \
 		$(SKYLAKE_ADAPTIVE)/tests.log \
 		--skylake-unstable $(SKYLAKE_UNSTABLE)/console.log \
-		$(SKYLAKE_UNSTABLE)/tests.log
+		$(SKYLAKE_UNSTABLE)/tests.log \
+		--haswell-migrate $(HASWELL_MIGRATE)/console.log \
+		$(HASWELL_MIGRATE)/tests.log \
+		--skylake-migrate $(SKYLAKE_MIGRATE)/console.log \
+		$(SKYLAKE_MIGRATE)/tests.log
 
 deps:
 	@mk/deps.sh
@@ -157,15 +164,18 @@ kselftest: kernel
 initramfs: kselftest
 	@mk/timed.sh initramfs mk/initramfs.sh $(KST_INSTALL) $(INITRAMFS)
 
-# The boots, as shell commands: the plain one (make boot) and the five on
-# the emulated PMUs (make haswell), each with its time; make check runs
+# The boots, as shell commands: the plain one (make boot) and the seven
+# on the emulated PMUs (make haswell), each with its time; make check runs
 # them beside check-fast. The readings of what the SDM leaves open (QEMU's
 # README) are the defaults but in two boots: the erratum's loss model with
 # no skid (PMU_SKID=0) and the Skylake with tsc=unstable with the record's
 # event counted after the reload (PEBS_RELOAD_FIRST=on); make readings
 # boots the others. The second boot, on the emulated Haswell
-# (alone: its fuzz phase), then two short ones side by side, the
-# erratum's loss model and the emulated Skylake (PEBS) with tsc=unstable,
+# (alone: its fuzz phase), then short ones side by side, the erratum's
+# loss model followed by the migration boot (the Haswell saved to a file
+# while it counts and samples, and run on from there by a second QEMU),
+# and the emulated Skylake (PEBS) with tsc=unstable followed by the
+# Skylake's migration boot,
 # then two long ones side by side, the Skylake and the same with
 # adaptive PEBS (record format 4); a boot uses 1.3 of the host's cores:
 # judged by mk/evaluate.py. $(call BOOT_PMU,MODE): the boot of
@@ -196,10 +206,13 @@ PEBS_LIMIT	:= 1200
 BOOTS_PMU = \
 	echo "boot: QEMU (TCG, emulated Haswell, 1 core, 2 threads): KUnit, kselftests, perf, pmu"; \
 	$(call BOOT_PMU,on); \
-	echo "boot: QEMU (the same, x-pmu-ht-erratum=loss, x-pmu-skid=0): the pmu tests, beside"; \
-	echo "boot: QEMU (TCG, emulated Skylake, tsc=unstable, x-pmu-pebs-reload-first=on): PEBS tests 1-8"; \
-	$(call BOOT_PMU,loss,,1,PMU_SKID=0) & b=$$!; \
-	$(call BOOT_PMU,skylake-unstable,,2,PEBS_RELOAD_FIRST=on); wait $$b; \
+	echo "boot: QEMU (the same, x-pmu-ht-erratum=loss, x-pmu-skid=0): the pmu tests, then"; \
+	echo "boot: QEMU (the same as the first, migrated to a file and run on from it): the migration tests, beside"; \
+	echo "boot: QEMU (TCG, emulated Skylake, tsc=unstable, x-pmu-pebs-reload-first=on): PEBS tests 1-8, then"; \
+	echo "boot: QEMU (TCG, emulated Skylake, PEBS, migrated to a file and run on from it): the migration tests"; \
+	{ $(call BOOT_PMU,loss,,1,PMU_SKID=0); $(call BOOT_PMU,migrate,,1); } & b=$$!; \
+	{ $(call BOOT_PMU,skylake-unstable,,2,PEBS_RELOAD_FIRST=on); \
+	  $(call BOOT_PMU,skylake-migrate,,2); }; wait $$b; \
 	echo "boot: QEMU (TCG, emulated Skylake, PEBS): the PEBS tests, beside"; \
 	echo "boot: QEMU (the same, x-pmu-pebs-baseline=on): the PEBS tests, format 4"; \
 	$(call BOOT_PMU,skylake,$(PEBS_LIMIT),1) & b=$$!; \
@@ -247,7 +260,11 @@ check:
 		--skylake-adaptive $(SKYLAKE_ADAPTIVE)/console.log \
 		$(SKYLAKE_ADAPTIVE)/tests.log \
 		--skylake-unstable $(SKYLAKE_UNSTABLE)/console.log \
-		$(SKYLAKE_UNSTABLE)/tests.log
+		$(SKYLAKE_UNSTABLE)/tests.log \
+		--haswell-migrate $(HASWELL_MIGRATE)/console.log \
+		$(HASWELL_MIGRATE)/tests.log \
+		--skylake-migrate $(SKYLAKE_MIGRATE)/console.log \
+		$(SKYLAKE_MIGRATE)/tests.log
 
 # Every prefix of the series staged in build/prefixes/linux, built, and its
 # KUnit suites run by upstream's kunit.py (logs in build/prefixes/log/).

@@ -12,7 +12,13 @@
 # a fourth, short boot);
 # skylake-unstable: the Skylake of record format 3 with tsc=unstable, PEBS
 # tests 1-8 only (a fifth, short boot: the records' TSC not converted to
-# perf's clock); plain: the TCG PMU
+# perf's clock); migrate: as on, only mk/migrate-tests.sh, KUnit off (a
+# sixth, short boot), and when the guest says "# migrate: ready" QEMU
+# saves it to OUTDIR/vmstate (mk/migrate.py) and a second QEMU runs it on
+# from there (-incoming), its console and TAP appended to the first's, and
+# a TAP line of its own: the loops began before the save and ended after
+# the load; skylake-migrate: the same on the Skylake of record format 3
+# (a seventh, short boot); plain: the TCG PMU
 # without the erratum model, the tests of a boot without pmu_tests. With
 # TESTS=MODE in the environment, only the tests that mk/init.sh runs for
 # pmu_tests=MODE, KUnit off (TESTS=cost: mk/cost.sh; TESTS=soak with
@@ -26,7 +32,8 @@
 # the guest did not finish its tests, a test failed or the console holds
 # a report.
 # Usage: mk/boot-pmu.sh QEMU BZIMAGE INITRAMFS OUTDIR
-#        on|loss|skylake|skylake-adaptive|skylake-unstable|plain|off
+#        on|loss|skylake|skylake-adaptive|skylake-unstable|migrate|
+#        skylake-migrate|plain|off
 #        [TIMEOUT]
 set -eu
 qemu=$1 kernel=$2 initrd=$3 out=$4 mode=$5 limit=${6:-600}
@@ -43,19 +50,22 @@ suite= pebs=
 case "$mode" in
 on) pmu=on erratum=leak suite=leak ;;
 loss) pmu=on erratum=loss suite=loss ;;
-skylake|skylake-adaptive|skylake-unstable)
+skylake|skylake-adaptive|skylake-unstable|skylake-migrate)
 	pmu=on erratum='' suite=pebs model=Skylake-Client
 	flags=$flags,-hle,-rtm,-rdseed,-3dnowprefetch,-xsavec
 	case "$mode" in
 	skylake-adaptive) pebs=,x-pmu-pebs-baseline=on ;;
 	skylake-unstable) suite=pebs-unstable ;;
+	skylake-migrate) suite=migrate ;;
 	esac
 	;;
+migrate) pmu=on erratum=leak suite=migrate ;;
 plain) pmu=on erratum= ;;
 off) pmu=off erratum= ;;
 *)
 	echo "boot-pmu: PMU must be on, loss, skylake, skylake-adaptive," \
-		"skylake-unstable, plain or off, not $mode" >&2
+		"skylake-unstable, migrate, skylake-migrate, plain or off," \
+		"not $mode" >&2
 	exit 1
 	;;
 esac
@@ -88,7 +98,7 @@ append="$append nokaslr"
 # case on purpose: the TSC that Linux found unstable, sched_clock()
 # unstable, a PEBS record's TSC not converted.
 case "$mode" in
-skylake|skylake-adaptive) append="$append tsc=reliable" ;;
+skylake|skylake-adaptive|skylake-migrate) append="$append tsc=reliable" ;;
 skylake-unstable) append="$append tsc=unstable" ;;
 esac
 # PEBS_CPU_TIME=default: mk/pebs-tests.sh leaves perf_cpu_time_max_percent
@@ -99,7 +109,7 @@ esac
 # The loss and skylake boots, and those with TESTS=, run their own tests
 # only: the KUnit suites ran in the first.
 case "$mode" in
-loss|skylake*) append="$append kunit.enable=0" ;;
+loss|skylake*|migrate) append="$append kunit.enable=0" ;;
 *) [ -z "${TESTS:-}" ] || append="$append kunit.enable=0" ;;
 esac
 # The emulated PMU is opt-in (tcg-pmu=on, with pmu=on); QEMU rejects
@@ -113,53 +123,106 @@ cpu=$model,pmu=$pmu,tcg-pmu=$pmu$pebs
 # (x-pmu-pebs-write-disarm, on or off, default on); PEBS_RELOAD_FIRST,
 # whether the event of a PEBS record counts in the reloaded counter
 # (x-pmu-pebs-reload-first, off or on, default off). The erratum's is
-# the mode: on (leak) or loss. (The two PEBS readings do nothing on a
-# model without PEBS.)
+# the mode: on (leak) or loss. The two PEBS readings go to the Skylake
+# only: QEMU refuses the other reading of each on a model without PEBS.
 if [ "$pmu" = on ]; then
 	skid=${PMU_SKID:-1}
+	cpu=$cpu,x-pmu-skid=$skid
+	append="$append pmu_skid=$skid"
+fi
+if [ "$model" = Skylake-Client ]; then
 	disarm=${PEBS_WRITE_DISARM:-on} first=${PEBS_RELOAD_FIRST:-off}
-	cpu=$cpu,x-pmu-skid=$skid,x-pmu-pebs-write-disarm=$disarm
+	cpu=$cpu,x-pmu-pebs-write-disarm=$disarm
 	cpu=$cpu,x-pmu-pebs-reload-first=$first
-	append="$append pmu_skid=$skid pebs_write_disarm=$disarm"
-	append="$append pebs_reload_first=$first"
+	append="$append pebs_write_disarm=$disarm pebs_reload_first=$first"
 fi
 # CLAIM: readings told to the tests over QEMU's, as on the command line
 # (the last of each counts; make readings: a test that tells two readings
 # apart fails under the other).
 [ -n "${CLAIM:-}" ] && append="$append $CLAIM"
 echo "boot-pmu: QEMU (TCG, ${model%%-*}, 1 core, 2 threads, $cpu)"
-start=$(date +%s)
-rc=0
-# A guest still running after TIMEOUT: mk/hang.py samples where its vCPUs
-# are through QEMU's monitor (a socket of a directory of its own: a UNIX
-# socket's path is short), then QEMU is stopped, 60 s later.
-mon=$(mktemp -d "${TMPDIR:-/tmp}/boot-pmu.XXXXXX")
 sysmap=$(dirname "$kernel")/../../../System.map
-python3 "$(dirname "$0")/hang.py" "$limit" "$mon/sock" "$sysmap" \
-	> "$out/hang.txt" 2>&1 &
-hang=$!
-# -L: a QEMU built from Debian's dfsg source has no firmware of its own.
-# The NMI watchdog would hold a fixed counter, and mitigations would turn
-# PTI on for an Intel model.
-# shellcheck disable=SC2086 # QEMU_ARGS: options, split at spaces
-timeout --foreground $((limit + 60)) "$qemu" \
-	-nodefaults -no-reboot -display none \
-	-monitor "unix:$mon/sock,server=on,wait=off" \
-	-L /usr/share/qemu -bios /usr/share/qemu/qboot.rom \
-	-machine pc -accel tcg \
-	-cpu "$cpu,$flags" \
-	-smp 2,sockets=1,cores=1,threads=2 -m 2G \
-	-kernel "$kernel" -initrd "$initrd" \
-	-append "$append" \
-	-serial "file:$console" -serial "file:$tests" ${QEMU_ARGS:-} || rc=$?
-echo "boot-pmu: QEMU exited $rc after $(($(date +%s) - start)) s"
-kill "$hang" 2> /dev/null || true
-wait "$hang" 2> /dev/null || true
-rm -rf "$mon"
-if [ "$rc" = 124 ]; then
-	echo "boot-pmu: QEMU timed out: not done after ${limit}s, stopped 60 s later"
-	cat "$out/hang.txt"
-fi
+
+# run CONSOLE TESTS HANG [OPTION...]: QEMU with its console to CONSOLE
+# and the TAP to TESTS, and more options; rc its status. A guest still
+# running after TIMEOUT: mk/hang.py samples, into HANG, where its vCPUs
+# are through QEMU's monitor (a socket of the directory $mon, made anew for each QEMU: a UNIX
+# socket's path is short), then QEMU is stopped, 60 s later. -L: a QEMU
+# built from Debian's dfsg source has no firmware of its own. The NMI
+# watchdog would hold a fixed counter, and mitigations would turn PTI on
+# for an Intel model.
+run() {
+	con=$1 tap=$2 hangout=$3
+	shift 3
+	start=$(date +%s)
+	rc=0
+	python3 "$(dirname "$0")/hang.py" "$limit" "$mon/sock" "$sysmap" \
+		> "$hangout" 2>&1 &
+	hang=$!
+	# shellcheck disable=SC2086 # QEMU_ARGS: options, split at spaces
+	timeout --foreground $((limit + 60)) "$qemu" \
+		-nodefaults -no-reboot -display none \
+		-monitor "unix:$mon/sock,server=on,wait=off" \
+		-L /usr/share/qemu -bios /usr/share/qemu/qboot.rom \
+		-machine pc -accel tcg \
+		-cpu "$cpu,$flags" \
+		-smp 2,sockets=1,cores=1,threads=2 -m 2G \
+		-kernel "$kernel" -initrd "$initrd" \
+		-append "$append" \
+		-serial "file:$con" -serial "file:$tap" "$@" ${QEMU_ARGS:-} ||
+		rc=$?
+	echo "boot-pmu: QEMU exited $rc after $(($(date +%s) - start)) s"
+	kill "$hang" 2> /dev/null || true
+	wait "$hang" 2> /dev/null || true
+	if [ "$rc" = 124 ]; then
+		echo "boot-pmu: QEMU timed out: not done after ${limit}s, stopped 60 s later"
+		cat "$hangout"
+	fi
+}
+
+mon=$(mktemp -d "${TMPDIR:-/tmp}/boot-pmu.XXXXXX")
+case "$mode" in
+*migrate)
+	# The first QEMU, and mk/migrate.py beside it: it saves the guest
+	# once the guest is ready, and quits that QEMU (its status is
+	# judged by the second's run and the TAP).
+	state=$out/vmstate
+	rm -f "$state" "$out/console2.log" "$out/tests2.log"
+	run "$console" "$tests" "$out/hang.txt" & q=$!
+	python3 "$(dirname "$0")/migrate.py" "$limit" "$mon/sock" "$tests" \
+		"$state" || true
+	wait $q || true
+	rm -rf "$mon"
+	mon=$(mktemp -d "${TMPDIR:-/tmp}/boot-pmu.XXXXXX")
+	# The second runs the guest on from the file, if there is one.
+	rc=1
+	if [ -s "$state" ]; then
+		run "$out/console2.log" "$out/tests2.log" "$out/hang2.txt" \
+			-incoming "file:$state"
+	fi
+	rm -rf "$mon" "$state"
+	# Did the loops run across the migration? The first QEMU's TAP
+	# holds the ready (both loops run) and not the done, the second's
+	# the done.
+	result="not ok"
+	if grep -a -q '^# migrate: ready' "$tests" &&
+		! grep -a -q '^# migrate: done' "$tests" &&
+		grep -a -q '^# migrate: done' "$out/tests2.log" 2> /dev/null; then
+		result=ok
+	fi
+	cat "$out/console2.log" >> "$console" 2> /dev/null || true
+	cat "$out/tests2.log" >> "$tests" 2> /dev/null || true
+	{
+		echo "== migration"
+		echo "$result 1 the loops ran across the migration:" \
+			"the first QEMU saw them run, the second end"
+	} >> "$tests"
+	;;
+*)
+	run "$console" "$tests" "$out/hang.txt"
+	rm -rf "$mon"
+	;;
+esac
 
 bad=0
 echo "== boot log: the PMU"

@@ -9,7 +9,10 @@ boot log's format, the kselftests, of which large_pebs's
 full_buffer_accounted must not skip, the pebs tests and the console), and with
 --skylake-adaptive CONSOLE TESTS the same with adaptive PEBS, and with
 --skylake-unstable CONSOLE TESTS the Skylake with tsc=unstable (the boot
-log must say that Linux marked the TSC unstable). Prints a summary, the skipped count, and ends with the
+log must say that Linux marked the TSC unstable), and with
+--haswell-migrate CONSOLE TESTS and --skylake-migrate CONSOLE TESTS the
+migration boots (their tests, the migration's own line and the console
+of both QEMUs). Prints a summary, the skipped count, and ends with the
 plain line 'N passed, N failed'. Exit 1 on any failure."""
 import json
 import os
@@ -19,6 +22,12 @@ import sys
 
 args = sys.argv[1:]
 HASWELL = HASWELL_LOSS = SKYLAKE = SKYLAKE_ADAPTIVE = SKYLAKE_UNSTABLE = None
+MIGRATE = {}
+for opt in ('--haswell-migrate', '--skylake-migrate'):
+    if opt in args:
+        i = args.index(opt)
+        MIGRATE[opt[2:].replace('-', ' ')] = args[i + 1:i + 3]
+        del args[i:i + 3]
 if '--skylake-unstable' in args:
     i = args.index('--skylake-unstable')
     SKYLAKE_UNSTABLE = args[i + 1:i + 3]
@@ -192,6 +201,9 @@ if HASWELL:
 if HASWELL_LOSS:
     tests_log(HASWELL_LOSS[1], 'haswell loss ', ['pmu'])
     console_reports(HASWELL_LOSS[0], 'haswell loss ')
+for name, boot in MIGRATE.items():
+    tests_log(boot[1], name + ' ', ['migrate', 'migration'])
+    console_reports(boot[0], name + ' ')
 
 
 def skylake(boot, label, fmt, also=None):

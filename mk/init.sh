@@ -25,7 +25,8 @@ out=/dev/ttyS1
 # pmu_tests=pebs: only the PEBS tests, the kselftest large_pebs (first,
 # at the boot's sysctls) and mk/pebs-tests.sh; its boot with tsc=unstable
 # pmu_tests=pebs-unstable: large_pebs and the first 8 of
-# mk/pebs-tests.sh. mk/cost.sh's
+# mk/pebs-tests.sh; the migration boot's pmu_tests=migrate: only
+# mk/migrate-tests.sh. mk/cost.sh's
 # boots add pmu_tests=cost: only mk/cost-tests.sh; mk/pebs-figures.sh's
 # add pmu_tests=figures: only mk/pebs-figures-tests.sh; mk/sigtrap-figures.sh's
 # pmu_tests=sigtrap: only mk/sigtrap-tests.sh. make soak's boot
@@ -78,7 +79,7 @@ run_all() {
 
 {
 	case "$pmu" in
-	loss|pebs|pebs-unstable|cost|figures|sigtrap|soak|fuzz) ;;
+	loss|pebs|pebs-unstable|cost|figures|sigtrap|migrate|soak|fuzz) ;;
 	*) run_all ;;
 	esac
 	if [ "$pmu" = pebs ] || [ "$pmu" = pebs-unstable ]; then
@@ -100,6 +101,9 @@ run_all() {
 	elif [ "$pmu" = sigtrap ]; then
 		echo "== sigtrap"
 		/sigtrap-tests.sh
+	elif [ "$pmu" = migrate ]; then
+		echo "== migrate"
+		/migrate-tests.sh
 	elif [ "$pmu" = soak ]; then
 		echo "== fuzz"
 		FUZZ_SECS=$fuzz_secs FUZZ_SEED=$fuzz_seed TRINITY=1 \

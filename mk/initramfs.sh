@@ -5,6 +5,7 @@
 # emulated Haswell and Skylake mk/pmu-tests.sh, mk/pebs-tests.sh (with
 # mk/tap.sh, mk/pmu-loop.sh) and their test programs, from mk/pmu-loop.S
 # and mk/pmu-shares.c; mk/cost-tests.sh for mk/cost.sh;
+# mk/migrate-tests.sh for the migration boot;
 # mk/pebs-figures-tests.sh and mk/sigtrap-tests.sh for their figures;
 # mk/fuzz-tests.sh with perf_fuzz (tools/testing/x86-perf-fuzz/) and
 # Debian's trinity.
@@ -37,6 +38,7 @@ for v in cmpxchg8b cmpxchg16b movdqa; do
 done
 gcc -nostdlib -static -DITERS=10000000 -o "$root/pmu-mid" "$here/pmu-loop.S"
 gcc -nostdlib -static -DITERS=100000000 -o "$root/pmu-long" "$here/pmu-loop.S"
+gcc -nostdlib -static -DITERS=1000000000 -o "$root/pmu-mig" "$here/pmu-loop.S"
 gcc -nostdlib -static -DSWITCH -o "$root/pmu-switch" "$here/pmu-loop.S"
 gcc -nostdlib -static -DSLEEP -DITERS=50 -o "$root/pmu-sleep" "$here/pmu-loop.S"
 gcc -nostdlib -static -DNAP -DITERS=50 -o "$root/pmu-nap" "$here/pmu-loop.S"
@@ -44,6 +46,7 @@ gcc -nostdlib -static -DXMM -o "$root/pmu-xmm" "$here/pmu-loop.S"
 gcc -nostdlib -static -DPARK -o "$root/pmu-park" "$here/pmu-loop.S"
 gcc -O2 -Wall -static -o "$root/pmu-shares" "$here/pmu-shares.c"
 cp "$here/cost-tests.sh" "$root/cost-tests.sh"
+cp "$here/migrate-tests.sh" "$root/migrate-tests.sh"
 cp "$here/pebs-figures-tests.sh" "$root/pebs-figures-tests.sh"
 cp "$here/sigtrap-tests.sh" "$root/sigtrap-tests.sh"
 cp "$here/fuzz-tests.sh" "$root/fuzz-tests.sh"

@@ -16,7 +16,9 @@
  * with -DITERS=10000000 (/pmu-mid), 10 times as many iterations, for the
  * frequency-mode PEBS tests and figures (mk/pebs-tests.sh,
  * mk/pebs-figures.sh); with -DITERS=100000000 (/pmu-long), 100 times as
- * many, for the cost of the emulated PMU (mk/cost.sh). Built with -DSWITCH
+ * many, for the cost of the emulated PMU (mk/cost.sh); with
+ * -DITERS=1000000000 (/pmu-mig), 1000 times as many, for the migration
+ * boot (mk/migrate-tests.sh). Built with -DSWITCH
  * (/pmu-switch), the loop, a write of "1" to
  * /sys/devices/cpu/ht_bug_workaround, the loop again, then exit(0), or
  * exit(1) if the write fails: twice the loads, the write's in the kernel.

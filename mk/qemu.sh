@@ -8,7 +8,8 @@
 # changed patch rebuilds only what depends on it. Where the machine's
 # meson is older than the source needs (Debian 12 has 1.0.1), Debian's
 # meson MESON_VERSION of MESON_SUITE (Architecture: all) is extracted under
-# OUTDIR and used from there, not installed.
+# OUTDIR and used from there, not installed. Each build ends with
+# mk/qemu-refusals.sh: what the series makes QEMU refuse.
 # Usage: mk/qemu.sh QEMU_VERSION SUITE MESON_VERSION MESON_SUITE SERIES_DIR \
 #                   OUTDIR JOBS
 set -eu
@@ -180,4 +181,7 @@ if ! ninja -C "$build" -j "$jobs" qemu-system-x86_64 > "$out/build.log" 2>&1; th
 	grep -A 20 -m 3 -e 'error' -e 'FAILED' "$out/build.log"
 	die "build failed ($out/build.log)"
 fi
+# What the series makes QEMU refuse, and the options of the boots.
+"$(dirname "$0")/qemu-refusals.sh" "$build/qemu-system-x86_64" ||
+	die "QEMU accepts or refuses the wrong options (above)"
 echo "qemu: $build/qemu-system-x86_64"

@@ -1,0 +1,135 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The guest's side of the migration boots (mk/boot-pmu.sh migrate, the
+# emulated Haswell with the erratum's leak model, and skylake-migrate,
+# the emulated Skylake with PEBS): the state of the emulated PMU migrates
+# (QEMU's patch 0023). It starts /pmu-mig (mk/pmu-loop.S, 10^9
+# iterations: about ten seconds of the host's time counted) twice, on
+# CPU 0 under perf stat (with an event that counts edges, E), on CPU 1
+# under perf record (instructions:u on the Haswell, whose samples come
+# with the PMI; instructions:upp on the Skylake, PEBS records, a buffer
+# of them written by the emulated CPU in the guest's memory between two
+# PMIs), and says "# migrate: ready" once both run; meanwhile the host
+# migrates the guest to a file and a second QEMU runs it on from there,
+# and mk/boot-pmu.sh checks that the first QEMU saw the ready and not
+# the end of the loops, and the second their end. The counts and the
+# samples must be exact as in mk/pmu-tests.sh and mk/pebs-tests.sh,
+# across the migration: a count that a counter had not taken yet at the
+# save, the state of the edges, or an overflow due then, lost or taken
+# twice, shows. (Not the erratum's transfers: with the workaround on,
+# the sibling's counter of the corrupting event's index counts nothing.
+# Nor an armed PEBS assist or a PMI in its skid: each lasts an
+# instruction or two of every 10^7.) perf's settings stay at their
+# defaults: at PERIOD the loop gives a sample every 10^7 instructions,
+# well within perf's sample rate. TAP on standard output.
+
+# N, INSNS, offset (mk/pmu-loop.sh) for /pmu-mig's 10^9 iterations
+. /pmu-loop.sh
+N=1000000000
+INSNS=$((3 * N + 4))
+PERIOD=10000000
+SKID=$(tr ' ' '\n' < /proc/cmdline |
+	sed -n 's/^pmu_skid=\([0-9]*\)$/\1/p' | tail -n 1)
+SKID=${SKID:-0}
+FIRST=$(tr ' ' '\n' < /proc/cmdline |
+	sed -n 's/^pebs_reload_first=\(on\|off\)$/\1/p' | tail -n 1)
+FIRST=${FIRST:-off}
+# The event sampled, and the instruction of the k-th sample (at K) and
+# how many there are: with the PMI, k * PERIOD + 1 + SKID (mk/pmu-tests.sh,
+# test 2); PEBS, the record's own instruction, k * (PERIOD + 1) or, if
+# the record's event counts in the reloaded counter, k * PERIOD + 1
+# (mk/pebs-tests.sh, tests 1 and 4).
+if [ "$(cat /sys/devices/cpu/caps/pmu_name)" = skylake ]; then
+	EVENT=instructions:upp
+	if [ "$FIRST" = on ]; then
+		at() { echo $(($1 * PERIOD + 1)); }
+		SAMPLES=$(((INSNS - 1) / PERIOD))
+	else
+		at() { echo $(($1 * (PERIOD + 1))); }
+		SAMPLES=$((INSNS / (PERIOD + 1)))
+	fi
+else
+	EVENT=instructions:u
+	at() { echo $(($1 * PERIOD + 1 + SKID)); }
+	SAMPLES=0
+	while [ $(($(at $((SAMPLES + 1))) <= INSNS)) = 1 ]; do
+		SAMPLES=$((SAMPLES + 1))
+	done
+fi
+
+# tap STATUS DESCRIPTION (mk/tap.sh)
+. /tap.sh
+
+# exact EVENT FILE EXPECTED: perf stat -x';' wrote EXPECTED for EVENT,
+# counted all the time (an event's terms hold commas)
+exact() {
+	v=$(awk -F';' -v e="$1" '$3 == e { print $1 }' "$2")
+	run=$(awk -F';' -v e="$1" '$3 == e { print $5 }' "$2")
+	echo "# $1: $v (expected $3), running $run%"
+	[ "$v" = "$3" ] && [ "$run" = "100.00" ]
+}
+
+# The loop's branches never follow one another: as many rising edges of
+# "a branch retired" (E, CMASK 1) as branches (mk/pmu-tests.sh, test 13).
+EDGE=cpu/event=0xc4,edge=1,cmask=1/u
+taskset -c 1 perf record -q --switch-events -e $EVENT -c $PERIOD \
+	-o /tmp/mig.data -- /pmu-mig &
+rec=$!
+taskset -c 0 perf stat -x';' -o /tmp/mig.stat \
+	-e instructions:u,branches:u,r81d0:u -e $EDGE -- /pmu-mig &
+st=$!
+# Ready once both loops run: each runs ten seconds or more from there.
+i=0
+while [ "$(pidof pmu-mig | wc -w)" -lt 2 ] && [ $i -lt 600 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+echo "# migrate: ready"
+wait $st
+src=$?
+wait $rec
+rrc=$?
+echo "# migrate: done"
+
+bad=$src
+exact instructions:u /tmp/mig.stat $INSNS || bad=1
+exact branches:u /tmp/mig.stat $((N + 1)) || bad=1
+exact r81d0:u /tmp/mig.stat $N || bad=1
+exact $EDGE /tmp/mig.stat $((N + 1)) || bad=1
+what="the loop's instructions, branches, loads and branch edges"
+tap $bad "across a migration perf stat counts $what exactly"
+
+# Pinned to CPU 1, one event counts the whole task: exactly SAMPLES
+# samples, the k-th at instruction $(at k) of the program, but on the
+# Haswell for one that the task left the CPU before since the one before,
+# and, with a skid, one in the kernel, where an interrupt taken within
+# the skid takes the PMI (mk/pmu-tests.sh, test 2, says why). A PEBS record that a stop of the
+# event moves (mk/pebs-tests.sh, rec_exact()) would have to come with a
+# preemption in the 2 instructions before an overflow, of every
+# 10,000,000.
+perf script -i /tmp/mig.data --show-switch-events -F ip,sym,symoff \
+	2> /dev/null | awk '/PERF_RECORD_SWITCH OUT/ { out = 1 }
+	!/PERF_RECORD_SWITCH/ { print $2, out + 0; out = 0 }' > /tmp/mig.got
+k=0
+: > /tmp/mig.want
+while [ $k -lt "$SAMPLES" ]; do
+	k=$((k + 1))
+	offset "$(at $k)" >> /tmp/mig.want
+done
+samples=$(wc -l < /tmp/mig.got)
+paste -d' ' /tmp/mig.got /tmp/mig.want > /tmp/mig.cmp
+if [ "$EVENT" = instructions:upp ]; then
+	off=$(awk '$1 != $3' /tmp/mig.cmp | wc -l)
+	moved=0
+else
+	off=$(awk -v skid="$SKID" '$1 != $3 &&
+		!(skid > 0 && $1 == "[unknown]") && !$2' /tmp/mig.cmp | wc -l)
+	moved=$(awk '$1 != $3 && $2' /tmp/mig.cmp | wc -l)
+fi
+kern=$(grep -c '^\[unknown\] ' /tmp/mig.got)
+echo "# $EVENT: $samples samples (expected $SAMPLES), $off not at the" \
+	"expected instruction, $kern in the kernel, $moved elsewhere after a" \
+	"switch out"
+[ "$off" = 0 ] || awk '$1 != $3 { print "#   sample " NR ": " $0 }' /tmp/mig.cmp
+[ "$rrc" = 0 ] && [ "$samples" = "$SAMPLES" ] && [ "$off" = 0 ]
+tap $? "across a migration perf record -e $EVENT -c $PERIOD: every sample at its instruction"
