@@ -9,7 +9,8 @@
 # meson is older than the source needs (Debian 12 has 1.0.1), Debian's
 # meson MESON_VERSION of MESON_SUITE (Architecture: all) is extracted under
 # OUTDIR and used from there, not installed. Each build ends with
-# mk/qemu-refusals.sh: what the series makes QEMU refuse.
+# mk/qemu-refusals.sh (what the series makes QEMU refuse) and QEMU's own
+# TCG tests of x86_64 system emulation.
 # Usage: mk/qemu.sh QEMU_VERSION SUITE MESON_VERSION MESON_SUITE SERIES_DIR \
 #                   OUTDIR JOBS
 set -eu
@@ -184,4 +185,24 @@ fi
 # What the series makes QEMU refuse, and the options of the boots.
 "$(dirname "$0")/qemu-refusals.sh" "$build/qemu-system-x86_64" ||
 	die "QEMU accepts or refuses the wrong options (above)"
+# 5. QEMU's own TCG tests of x86_64 system emulation, the series' among
+# them (tests/tcg/x86_64/system), built with the machine's gcc. The +ds
+# source has no SeaBIOS: qboot of qemu-system-data boots their PVH
+# kernels, and QEMU's default VGA needs a ROM it has not (-nodefaults;
+# the tests name their devices). GDB empty: no gdbstub test.
+# Not the outer make's flags (mk/qemu.sh runs under make qemu).
+echo "qemu: make run-tcg-tests-x86_64-softmmu"
+qboot=/usr/share/qemu/qboot.rom
+[ -f "$qboot" ] || die "no $qboot (Debian's qemu-system-data has it)"
+rm -f "$build"/tests/tcg/x86_64-softmmu/*.out
+fw="-L /usr/share/qemu -bios $qboot -nodefaults"
+if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+     make -C "$build" run-tcg-tests-x86_64-softmmu GDB= \
+     QEMU="$build/qemu-system-x86_64 $fw" > "$out/tcg-tests.log" 2>&1; then
+	tail -n 20 "$out/tcg-tests.log"
+	for f in "$build"/tests/tcg/x86_64-softmmu/*.out; do
+		grep -H FAIL "$f" || true
+	done
+	die "QEMU's TCG tests failed ($out/tcg-tests.log)"
+fi
 echo "qemu: $build/qemu-system-x86_64"
