@@ -147,7 +147,10 @@ sysmap=$(dirname "$kernel")/../../../System.map
 # and the TAP to TESTS, and more options; rc its status. A guest still
 # running after TIMEOUT: mk/hang.py samples, into HANG, where its vCPUs
 # are through QEMU's monitor (a socket of the directory $mon, made anew for each QEMU: a UNIX
-# socket's path is short), then QEMU is stopped, 60 s later. -L: a QEMU
+# socket's path is short), then QEMU is stopped, 60 s later, and killed
+# 10 s after that if it has not exited: one whose vCPUs deadlock does not
+# exit on SIGTERM, its shutdown waits for them, and spins on (seen on
+# 2026-12-06). -L: a QEMU
 # built from Debian's dfsg source has no firmware of its own. The NMI
 # watchdog would hold a fixed counter, and mitigations would turn PTI on
 # for an Intel model.
@@ -160,7 +163,7 @@ run() {
 		> "$hangout" 2>&1 &
 	hang=$!
 	# shellcheck disable=SC2086 # QEMU_ARGS: options, split at spaces
-	timeout --foreground $((limit + 60)) "$qemu" \
+	timeout --foreground -k 10 $((limit + 60)) "$qemu" \
 		-nodefaults -no-reboot -display none \
 		-monitor "unix:$mon/sock,server=on,wait=off" \
 		-L /usr/share/qemu -bios /usr/share/qemu/qboot.rom \

@@ -13,7 +13,7 @@ rm -f "$console" "$tests"
 bios=
 [ -f /usr/share/qemu/qboot.rom ] && bios="-bios /usr/share/qemu/qboot.rom"
 # shellcheck disable=SC2086
-timeout --foreground "$limit" qemu-system-x86_64 \
+timeout --foreground -k 10 "$limit" qemu-system-x86_64 \
 	-nodefaults -no-reboot -display none -monitor none $bios \
 	-machine pc -accel tcg -cpu qemu64 -smp 2 -m 2G \
 	-kernel "$kernel" -initrd "$initrd" \
