@@ -80,8 +80,11 @@ EDGE=cpu/event=0xc4,edge=1,cmask=1/u
 # interrupts >= max_samples_per_tick): 291 samples of 300 there, and
 # 271 PERF_RECORD_THROTTLE with the limit set to 250 by hand. So, as
 # mk/pebs-tests.sh does, the limit is set back to its default, in case
-# the boot lowered it, and the guard turned off so that it stays there;
-# perf stat's counts do not depend on either.
+# the boot lowered it, and the guard turned off so that it stays there.
+# The test is of the migration, not of the guard: perf stat's counts
+# here do not depend on either, and sampling at the default guard is
+# mk/pmu-tests.sh's (the on and loss boots, where it lowers the limit to
+# 1,000-1,750, 4-7 samples a tick, no throttle).
 echo 100000 > /proc/sys/kernel/perf_event_max_sample_rate
 echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent
 taskset -c 1 perf record -q --switch-events -e $EVENT -c $PERIOD \
