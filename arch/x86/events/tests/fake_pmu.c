@@ -63,7 +63,12 @@ static void fake_pmu_alloc_disable_count(struct kunit *test)
 	if (READ_ONCE(fake_pmu_cpcs))
 		return;
 	cpcs = alloc_percpu(struct perf_cpu_pmu_context *);
-	KUNIT_ASSERT_NOT_NULL(test, cpcs);
+	/*
+	 * Not KUNIT_ASSERT_NOT_NULL(): it compares with a generic pointer,
+	 * which a per-CPU one in the %gs address space (compilers with named
+	 * address spaces) cannot be compared with.
+	 */
+	KUNIT_ASSERT_TRUE(test, cpcs);
 	for_each_possible_cpu(cpu) {
 		cpc = per_cpu_ptr(cpcs, cpu);
 		*cpc = &fake_pmu_cpc;
