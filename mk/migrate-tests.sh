@@ -32,13 +32,18 @@ SKID=${SKID:-0}
 FIRST=$(tr ' ' '\n' < /proc/cmdline |
 	sed -n 's/^pebs_reload_first=\(on\|off\)$/\1/p' | tail -n 1)
 FIRST=${FIRST:-off}
+DISARM=$(tr ' ' '\n' < /proc/cmdline |
+	sed -n 's/^pebs_write_disarm=\(on\|off\)$/\1/p' | tail -n 1)
+DISARM=${DISARM:-on}
 # The event sampled, and the instruction of the k-th sample (at K) and
 # how many there are: with the PMI, k * PERIOD + 1 + SKID (mk/pmu-tests.sh,
 # test 2); PEBS, the record's own instruction, k * (PERIOD + 1) or, if
 # the record's event counts in the reloaded counter, k * PERIOD + 1
 # (mk/pebs-tests.sh, tests 1 and 4).
+REGS=
 if [ "$(cat /sys/devices/cpu/caps/pmu_name)" = skylake ]; then
 	EVENT=instructions:upp
+	REGS=--intr-regs=cx
 	if [ "$FIRST" = on ]; then
 		at() { echo $(($1 * PERIOD + 1)); }
 		SAMPLES=$(((INSNS - 1) / PERIOD))
@@ -87,7 +92,7 @@ EDGE=cpu/event=0xc4,edge=1,cmask=1/u
 # 1,000-1,750, 4-7 samples a tick, no throttle).
 echo 100000 > /proc/sys/kernel/perf_event_max_sample_rate
 echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent
-taskset -c 1 perf record -q --switch-events -e $EVENT -c $PERIOD \
+taskset -c 1 perf record -q --switch-events -e $EVENT -c $PERIOD $REGS \
 	-o /tmp/mig.data -- /pmu-mig &
 rec=$!
 taskset -c 0 perf stat -x';' -o /tmp/mig.stat \
@@ -116,37 +121,110 @@ exact $EDGE /tmp/mig.stat $((N + 1)) || bad=1
 what="the loop's instructions, branches, loads and branch edges"
 tap $bad "across a migration perf stat counts $what exactly"
 
-# Pinned to CPU 1, one event counts the whole task: exactly SAMPLES
+# judge_pmi: pinned to CPU 1, one event counts the whole task: exactly SAMPLES
 # samples, the k-th at instruction $(at k) of the program, but on the
 # Haswell for one that the task left the CPU before since the one before,
 # and, with a skid, one in the kernel, where an interrupt taken within
-# the skid takes the PMI (mk/pmu-tests.sh, test 2, says why). A PEBS record that a stop of the
-# event moves (mk/pebs-tests.sh, rec_exact()) would have to come with a
-# preemption in the 2 instructions before an overflow, of every
-# 10,000,000.
-perf script -i /tmp/mig.data --show-switch-events -F ip,sym,symoff \
-	2> /dev/null | awk '/PERF_RECORD_SWITCH OUT/ { out = 1 }
-	!/PERF_RECORD_SWITCH/ { print $2, out + 0; out = 0 }' > /tmp/mig.got
-k=0
-: > /tmp/mig.want
-while [ $k -lt "$SAMPLES" ]; do
-	k=$((k + 1))
-	offset "$(at $k)" >> /tmp/mig.want
-done
-samples=$(wc -l < /tmp/mig.got)
-paste -d' ' /tmp/mig.got /tmp/mig.want > /tmp/mig.cmp
-if [ "$EVENT" = instructions:upp ]; then
-	off=$(awk '$1 != $3' /tmp/mig.cmp | wc -l)
-	moved=0
-else
+# the skid takes the PMI (mk/pmu-tests.sh, test 2, says why).
+judge_pmi() {
+	perf script -i /tmp/mig.data --show-switch-events -F ip,sym,symoff \
+		2> /dev/null | awk '/PERF_RECORD_SWITCH OUT/ { out = 1 }
+		!/PERF_RECORD_SWITCH/ { print $2, out + 0; out = 0 }' > /tmp/mig.got
+	k=0
+	: > /tmp/mig.want
+	while [ $k -lt "$SAMPLES" ]; do
+		k=$((k + 1))
+		offset "$(at $k)" >> /tmp/mig.want
+	done
+	samples=$(wc -l < /tmp/mig.got)
+	paste -d' ' /tmp/mig.got /tmp/mig.want > /tmp/mig.cmp
 	off=$(awk -v skid="$SKID" '$1 != $3 &&
 		!(skid > 0 && $1 == "[unknown]") && !$2' /tmp/mig.cmp | wc -l)
 	moved=$(awk '$1 != $3 && $2' /tmp/mig.cmp | wc -l)
+	kern=$(grep -c '^\[unknown\] ' /tmp/mig.got)
+	echo "# $EVENT: $samples samples (expected $SAMPLES), $off not at the" \
+		"expected instruction, $kern in the kernel, $moved elsewhere" \
+		"after a switch out; $throttles throttles"
+	[ "$off" = 0 ] ||
+		awk '$1 != $3 { print "#   sample " NR ": " $0 }' /tmp/mig.cmp
+	what="every sample at its instruction"
+	[ "$rrc" = 0 ] && [ "$samples" = "$SAMPLES" ] && [ "$off" = 0 ]
+	tap $? "across a migration perf record -e $EVENT -c $PERIOD: $what"
+}
+
+# judge_pebs: on the Skylake each PEBS record holds the registers after its
+# instruction (--intr-regs=cx): ECX, the loop's count down from N, and
+# the record's place in the loop (mk/pmu-loop.sh) give the instruction it
+# stands for, j. A stop of the event moves the records after it where it
+# finds the counter 1 event short of its overflow (the start writes it 2
+# short, x86_perf_event_set_period()'s minimum: 1 event late) or at its
+# overflow, its record due (the start writes it 2 short, the series'
+# pebs-keep-due patch: where the write ends the arm, pebs_write_disarm=on,
+# that record comes 2 events late; where it does not, at its place). The
+# loop does not sleep: such a stop comes with a preemption, a switch out,
+# and near an overflow the emulator runs blocks of one instruction, so a
+# preemption lands there far more often than those 2 instructions' share
+# of 10,000,000 (a run in 10 or 20). So: j - $(at k), the k-th record's
+# delay, never changes from one record to the next but after switches
+# out, and there grows by at most 2 (1 with pebs_write_disarm=off) for
+# each; every record stands for an instruction of the loop (at 0x5, 0x9
+# or 0xb, ECX in its range).
+judge_pebs() {
+	perf script -i /tmp/mig.data --show-switch-events -F ip,sym,symoff,iregs \
+		2> /dev/null | awk -v n=$N '/PERF_RECORD_SWITCH OUT/ { out++ }
+		/PERF_RECORD_SWITCH/ { next }
+		{
+			p = -1
+			if ($2 == "_start+0x5") p = 0
+			else if ($2 == "_start+0x9") p = 1
+			else if ($2 == "_start+0xb") p = 2
+			cx = -1
+			for (f = 3; f <= NF; f++)
+				if ($f ~ /^CX:0x/)
+					cx = substr($f, 4) + 0
+			i = n - cx - (p > 0)
+			j = (p < 0 || cx < 0 || i < 0 || i >= n) ? -1 : 2 + 3 * i + p
+			print j, out + 0, $2
+			out = 0
+		}' > /tmp/mig.got
+	k=0
+	: > /tmp/mig.want
+	while [ $k -lt "$SAMPLES" ]; do
+		k=$((k + 1))
+		at $k >> /tmp/mig.want
+	done
+	samples=$(wc -l < /tmp/mig.got)
+	paste -d' ' /tmp/mig.got /tmp/mig.want > /tmp/mig.cmp
+	most=2
+	[ "$DISARM" = off ] && most=1
+	awk -v most=$most '{
+		late = $1 < 0 ? -1 : $1 - $4
+		outs = $2 " switch" ($2 == 1 ? "" : "es") " out"
+		if ($1 < 0 || late != last &&
+		    (late < last || late - last > most * $2))
+			print "#   sample " NR ": instruction " $1 " (" $3 \
+				"), after " outs ", expected " $4 " + " last
+		else if (late != last)
+			print "#   sample " NR ": moved " late - last \
+				" event" (late - last == 1 ? "" : "s") \
+				" late, after " outs
+		if ($1 >= 0)
+			last = late
+	}' /tmp/mig.cmp > /tmp/mig.judged
+	cat /tmp/mig.judged
+	off=$(grep -c 'expected' /tmp/mig.judged)
+	moved=$(grep -c 'moved' /tmp/mig.judged)
+	kern=$(grep -c '^-1 ' /tmp/mig.got)
+	echo "# $EVENT: $samples samples (expected $SAMPLES), $off not at their" \
+		"instruction, $kern not in the loop, $moved moved by a stop" \
+		"(pebs_write_disarm=$DISARM); $throttles throttles"
+	what="every sample at its instruction, or moved by a stop at its overflow"
+	[ "$rrc" = 0 ] && [ "$samples" = "$SAMPLES" ] && [ "$off" = 0 ]
+	tap $? "across a migration perf record -e $EVENT -c $PERIOD: $what"
+}
+
+if [ "$EVENT" = instructions:upp ]; then
+	judge_pebs
+else
+	judge_pmi
 fi
-kern=$(grep -c '^\[unknown\] ' /tmp/mig.got)
-echo "# $EVENT: $samples samples (expected $SAMPLES), $off not at the" \
-	"expected instruction, $kern in the kernel, $moved elsewhere after a" \
-	"switch out; $throttles throttles"
-[ "$off" = 0 ] || awk '$1 != $3 { print "#   sample " NR ": " $0 }' /tmp/mig.cmp
-[ "$rrc" = 0 ] && [ "$samples" = "$SAMPLES" ] && [ "$off" = 0 ]
-tap $? "across a migration perf record -e $EVENT -c $PERIOD: every sample at its instruction"
