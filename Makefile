@@ -214,7 +214,7 @@ BOOTS_PMU = \
 	{ $(call BOOT_PMU,skylake-unstable,,2,PEBS_RELOAD_FIRST=on); \
 	  $(call BOOT_PMU,skylake-migrate,,2); }; wait $$b; \
 	echo "boot: QEMU (TCG, emulated Skylake, PEBS): the PEBS tests, beside"; \
-	echo "boot: QEMU (the same, x-pmu-pebs-baseline=on): the PEBS tests, format 4"; \
+	echo "boot: QEMU (the same, pebs-fmt=4, x-pmu-pebs-baseline=on): the PEBS tests, format 4"; \
 	$(call BOOT_PMU,skylake,$(PEBS_LIMIT),1) & b=$$!; \
 	$(call BOOT_PMU,skylake-adaptive,$(PEBS_LIMIT),2); wait $$b
 

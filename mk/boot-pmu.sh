@@ -8,7 +8,7 @@
 # short boot); skylake: an emulated Skylake instead (the TCG PMU with PEBS
 # of record format 3, no erratum), only the PEBS tests of
 # mk/pebs-tests.sh, KUnit off (a third, short boot); skylake-adaptive:
-# the same with adaptive PEBS, record format 4 (x-pmu-pebs-baseline=on;
+# the same with adaptive PEBS, record format 4 (pebs-fmt=4, x-pmu-pebs-baseline=on;
 # a fourth, short boot);
 # skylake-unstable: the Skylake of record format 3 with tsc=unstable, PEBS
 # tests 1-8 only (a fifth, short boot: the records' TSC not converted to
@@ -53,8 +53,13 @@ loss) pmu=on erratum=loss suite=loss ;;
 skylake|skylake-adaptive|skylake-unstable|skylake-migrate)
 	pmu=on erratum='' suite=pebs model=Skylake-Client
 	flags=$flags,-hle,-rtm,-rdseed,-3dnowprefetch,-xsavec
+	# A Skylake's PEBS: DS, DTES64 and PDCM, and IA32_PERF_CAPABILITIES
+	# with record format 3 and full-width counter writes (QEMU's README,
+	# "Enabling it").
+	pebs=,ds=on,dtes64=on,pdcm=on,full-width-write=on,pebs-fmt=3
 	case "$mode" in
-	skylake-adaptive) pebs=,x-pmu-pebs-baseline=on ;;
+	skylake-adaptive)
+		pebs=${pebs%,pebs-fmt=3},pebs-fmt=4,x-pmu-pebs-baseline=on ;;
 	skylake-unstable) suite=pebs-unstable ;;
 	skylake-migrate) suite=migrate ;;
 	esac
@@ -123,14 +128,14 @@ cpu=$model,pmu=$pmu,tcg-pmu=$pmu$pebs
 # (x-pmu-pebs-write-disarm, on or off, default on); PEBS_RELOAD_FIRST,
 # whether the event of a PEBS record counts in the reloaded counter
 # (x-pmu-pebs-reload-first, off or on, default off). The erratum's is
-# the mode: on (leak) or loss. The two PEBS readings go to the Skylake
-# only: QEMU refuses the other reading of each on a model without PEBS.
+# the mode: on (leak) or loss. The two PEBS readings go to the CPU with
+# PEBS only: QEMU refuses the other reading of each without PEBS.
 if [ "$pmu" = on ]; then
 	skid=${PMU_SKID:-1}
 	cpu=$cpu,x-pmu-skid=$skid
 	append="$append pmu_skid=$skid"
 fi
-if [ "$model" = Skylake-Client ]; then
+if [ -n "$pebs" ]; then
 	disarm=${PEBS_WRITE_DISARM:-on} first=${PEBS_RELOAD_FIRST:-off}
 	cpu=$cpu,x-pmu-pebs-write-disarm=$disarm
 	cpu=$cpu,x-pmu-pebs-reload-first=$first

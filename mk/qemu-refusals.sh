@@ -14,6 +14,9 @@ trap 'rm -rf "$out"' EXIT
 hsw=Haswell-noTSX,-pcid,-x2apic,-tsc-deadline,-invpcid
 skl=Skylake-Client,-pcid,-x2apic,-tsc-deadline,-invpcid,-hle,-rtm,-rdseed
 skl=$skl,-3dnowprefetch,-xsavec
+# PEBS, as in mk/boot-pmu.sh, and of record format 3.
+pebs=ds=on,dtes64=on,pdcm=on,full-width-write=on
+fmt3=$pebs,pebs-fmt=3
 bad=0
 
 # start OPTION...: QEMU with OPTIONS, its vCPUs stopped, for 2 s at
@@ -60,10 +63,22 @@ refused "x-pmu-ht-erratum needs two threads per core" -accel tcg \
 	-cpu "$hsw,pmu=on,tcg-pmu=on,x-pmu-ht-erratum=leak" -smp 2,cores=2
 refused "x-pmu-ht-erratum: 'lose' is none of off, leak, loss" -accel tcg \
 	-cpu "$hsw,pmu=on,tcg-pmu=on,x-pmu-ht-erratum=lose"
-refused "x-pmu-pebs-baseline needs the TCG PMU's PEBS" -accel tcg \
-	-cpu "$hsw,pmu=on,tcg-pmu=on,x-pmu-pebs-baseline=on"
+refused "x-pmu-pebs-baseline needs the TCG PMU's PEBS of format 4" \
+	-accel tcg -cpu "$skl,pmu=on,tcg-pmu=on,$fmt3,x-pmu-pebs-baseline=on"
+refused "pebs-fmt=4: the TCG PMU writes PEBS records of format 3" \
+	-accel tcg -cpu "$skl,pmu=on,tcg-pmu=on,$pebs,pebs-fmt=4"
+refused "pebs-fmt=2: the TCG PMU writes PEBS records of format 3" \
+	-accel tcg -cpu "$hsw,pmu=on,tcg-pmu=on,$pebs,pebs-fmt=2"
+refused "pebs-fmt needs ds, dtes64 and pdcm" -accel tcg \
+	-cpu "$skl,pmu=on,tcg-pmu=on,$fmt3,dtes64=off"
+refused "ds or dtes64 with tcg-pmu=on needs pebs-fmt" -accel tcg \
+	-cpu "$skl,pmu=on,tcg-pmu=on,ds=on,pdcm=on"
+refused "x-pmu-pebs-baseline needs the TCG PMU (tcg-pmu=on)" -accel tcg \
+	-cpu "$skl,pmu=on,x-pmu-pebs-baseline=on"
+refused "pebs-fmt needs the TCG PMU (tcg-pmu=on)" -accel tcg \
+	-cpu "$skl,pmu=on,pebs-fmt=3"
 refused "x-pmu-pebs-write-disarm=off needs the TCG PMU's PEBS" -accel tcg \
-	-cpu "$hsw,pmu=on,tcg-pmu=on,x-pmu-pebs-write-disarm=off"
+	-cpu "$skl,pmu=on,tcg-pmu=on,x-pmu-pebs-write-disarm=off"
 refused "x-pmu-pebs-reload-first needs the TCG PMU's PEBS" -accel tcg \
 	-cpu "$skl,pmu=on,x-pmu-pebs-reload-first=on"
 refused "x-pmu-skid needs the TCG PMU (tcg-pmu=on)" -accel tcg \
@@ -75,7 +90,8 @@ accepted -accel tcg -cpu "$hsw,pmu=on,tcg-pmu=on,x-pmu-ht-erratum=loss" \
 	-smp 2,sockets=1,cores=1,threads=2
 x='x-pmu-pebs-baseline=on,x-pmu-pebs-write-disarm=off'
 x=$x,x-pmu-pebs-reload-first=on,x-pmu-skid=0
-accepted -accel tcg -cpu "$skl,pmu=on,tcg-pmu=on,$x"
+accepted -accel tcg -cpu "$skl,pmu=on,tcg-pmu=on,$pebs,pebs-fmt=4,$x"
+accepted -accel tcg -cpu "$skl,pmu=on,tcg-pmu=on,$fmt3"
 accepted -accel tcg -cpu "$hsw,pmu=on"
-[ "$bad" = 0 ] && echo "qemu-refusals: 11 refused, 3 accepted, as they should be"
+[ "$bad" = 0 ] && echo "qemu-refusals: 17 refused, 4 accepted, as they should be"
 exit "$bad"
