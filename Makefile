@@ -25,7 +25,8 @@
 #                     PMU=skylake-adaptive: the same, PEBS format 4;
 #                     PMU=off: stock QEMU behaviour)
 #   make cost         the emulated PMU's cost: instructions per second of
-#                     a guest loop, PMU off, on, erratum on, PEBS
+#                     a guest loop, PMU off, on, erratum on, PEBS; and the
+#                     loop's TB with no counter enabled against PMU off
 #   make soak         the kernel under fuzz on the emulated Haswell for
 #                     SOAK_SECS seconds (default 600): perf_fuzz and trinity
 #   make fuzz-loop    make check's fuzz phase alone in RUNS boots (default

@@ -10,7 +10,13 @@
 # least (millions) and its ratio to the least of the PMU-off boot's loop
 # alone.
 # The guest's time is the host's: a machine busy with other work gives
-# other figures, and the least of many runs is what compares.
+# other figures, and the least of many runs is what compares. So the
+# figure that does not depend on the host comes last: each boot logs the
+# TCG ops of the TBs it translates from /pmu-long's page (-d op_opt,
+# -dfilter), and the first TB of the loop's body (_start+0x5,
+# mk/pmu-loop.sh), translated as the loop runs alone, is compared with
+# the PMU-off boot's: the same ops where no counter is enabled (patch
+# 0027), the per-instruction cost of the PMU none.
 # Usage: mk/cost.sh QEMU BZIMAGE INITRAMFS OUTDIR
 set -eu
 qemu=$1 kernel=$2 initrd=$3 out=$4
@@ -21,14 +27,24 @@ rounds=${ROUNDS:-2}
 
 rm -rf "$out"
 mkdir -p "$out"
+# /pmu-long's _start, from the initramfs: its page for -dfilter, and the
+# loop's first instruction as a TB's first op shows it (an offset in the
+# page: TCG's TBs are position-independent, CF_PCREL).
+gunzip -c "$initrd" | (cd "$out" && cpio -i --quiet pmu-long)
+start=0x$(nm "$out/pmu-long" | awk '$3 == "_start" { print $1 }')
+rm -f "$out/pmu-long"
+page=$((start & ~0xfff))
+loop=$(printf '%016x' $(((start & 0xfff) + 5)))
 r=0
 while [ $r -lt "$rounds" ]; do
 	r=$((r + 1))
 	for mode in $modes; do
 		echo "cost: round $r, boot $mode"
 		log=$out/$mode-$r
-		TESTS=cost mk/boot-pmu.sh "$qemu" "$kernel" "$initrd" "$log" \
-			"$mode" > "$log.log" 2>&1 ||
+		args="${QEMU_ARGS:-} -d op_opt -D $log.ops"
+		args="$args -dfilter $(printf '0x%x+0x1000' $page)"
+		QEMU_ARGS=$args TESTS=cost mk/boot-pmu.sh "$qemu" "$kernel" \
+			"$initrd" "$log" "$mode" > "$log.log" 2>&1 ||
 			{ cat "$log.log"; echo "cost: the $mode boot failed" >&2; exit 1; }
 		if grep -a -q '^cost .* failed' "$log/tests.log"; then
 			cat "$log/tests.log"
@@ -56,3 +72,36 @@ awk -v insns=$insns '
 				min[k] / base
 		}
 	}' "$out/runs"
+
+# loop_tb OPS: the ops of the first TB of the loop's body in the log OPS,
+# the host's addresses (exit_tb) and register preferences left out
+loop_tb() {
+	awk -v loop="$loop" '
+		/^OP after optimization/ {
+			if (first == loop)
+				exit
+			blk = ""
+			first = ""
+			next
+		}
+		/^Restarting/ { next }
+		/^ ---- / && first == "" { first = $2 }
+		{ blk = blk $0 "\n" }
+		END { if (first == loop) printf "%s", blk }' "$1" |
+		sed -e 's/exit_tb [$]0x[0-9a-f]*/exit_tb/' -e 's/ *pref=[^ ]*//' \
+		    -e 's/ *$//' -e '/^$/d'
+}
+r=1
+loop_tb "$out/off-$r.ops" > "$out/loop-off"
+ops=$(grep -c '^ [a-z]' "$out/loop-off" || true)
+for mode in $modes; do
+	[ "$mode" = off ] && continue
+	loop_tb "$out/$mode-$r.ops" > "$out/loop-$mode"
+	what="$mode: the loop's TB with no counter enabled"
+	if [ "$ops" -gt 0 ] && cmp -s "$out/loop-off" "$out/loop-$mode"; then
+		echo "$what: the $ops ops of the PMU-off boot's"
+	else
+		echo "$what differs from the PMU-off boot's" \
+			"($out/loop-off, $out/loop-$mode)"
+	fi
+done
