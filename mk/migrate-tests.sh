@@ -19,7 +19,8 @@
 # twice, shows. (Not the erratum's transfers: with the workaround on,
 # the sibling's counter of the corrupting event's index counts nothing.
 # Nor an armed PEBS assist or a PMI in its skid: each lasts an
-# instruction or two of every 10^7.) TAP on standard output.
+# instruction or two of every 10^7, though on the emulator more of the
+# host's time, QEMU's README says.) TAP on standard output.
 
 # N, INSNS, offset (mk/pmu-loop.sh) for /pmu-mig's 10^9 iterations
 . /pmu-loop.sh
@@ -43,6 +44,7 @@ DISARM=${DISARM:-on}
 REGS=
 if [ "$(cat /sys/devices/cpu/caps/pmu_name)" = skylake ]; then
 	EVENT=instructions:upp
+	# Each record's ECX: the instruction it stands for (judge_pebs()).
 	REGS=--intr-regs=cx
 	if [ "$FIRST" = on ]; then
 		at() { echo $(($1 * PERIOD + 1)); }
@@ -164,11 +166,16 @@ judge_pmi() {
 # loop does not sleep: such a stop comes with a preemption, a switch out,
 # and near an overflow the emulator runs blocks of one instruction, so a
 # preemption lands there far more often than those 2 instructions' share
-# of 10,000,000 (a run in 10 or 20). So: j - $(at k), the k-th record's
-# delay, never changes from one record to the next but after switches
-# out, and there grows by at most 2 (1 with pebs_write_disarm=off) for
-# each; every record stands for an instruction of the loop (at 0x5, 0x9
-# or 0xb, ECX in its range).
+# of 10,000,000 (QEMU's README: "What is not modelled"). So: j - $(at k),
+# the k-th record's delay, never changes from one record to the next but
+# after switches out, and there grows by at most 2 (1 with
+# pebs_write_disarm=off) for each; every record stands for an instruction
+# of the loop (at 0x5, 0x9 or 0xb, ECX in its range). perf record does
+# not say where a switch found the counter: a kernel that lost an event
+# or two at some other stop would pass here too (its moves are printed).
+# And a second stop within those 2 events would lose the record, as
+# Linux is written (the start then writes a whole period), which fails
+# the count of records: two preemptions 2 instructions apart, not seen.
 judge_pebs() {
 	perf script -i /tmp/mig.data --show-switch-events -F ip,sym,symoff,iregs \
 		2> /dev/null | awk -v n=$N '/PERF_RECORD_SWITCH OUT/ { out++ }
@@ -218,7 +225,7 @@ judge_pebs() {
 	echo "# $EVENT: $samples samples (expected $SAMPLES), $off not at their" \
 		"instruction, $kern not in the loop, $moved moved by a stop" \
 		"(pebs_write_disarm=$DISARM); $throttles throttles"
-	what="every sample at its instruction, or moved by a stop at its overflow"
+	what="every sample at its instruction, or moved after a switch out"
 	[ "$rrc" = 0 ] && [ "$samples" = "$SAMPLES" ] && [ "$off" = 0 ]
 	tap $? "across a migration perf record -e $EVENT -c $PERIOD: $what"
 }

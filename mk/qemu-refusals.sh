@@ -71,7 +71,7 @@ refused "pebs-fmt=2: the TCG PMU writes PEBS records of format 3" \
 	-accel tcg -cpu "$hsw,pmu=on,tcg-pmu=on,$pebs,pebs-fmt=2"
 refused "pebs-fmt needs ds, dtes64 and pdcm" -accel tcg \
 	-cpu "$skl,pmu=on,tcg-pmu=on,$fmt3,dtes64=off"
-refused "ds or dtes64 with tcg-pmu=on needs pebs-fmt" -accel tcg \
+refused "ds or dtes64 with tcg-pmu=on needs a PEBS format" -accel tcg \
 	-cpu "$skl,pmu=on,tcg-pmu=on,ds=on,pdcm=on"
 refused "x-pmu-pebs-baseline needs the TCG PMU (tcg-pmu=on)" -accel tcg \
 	-cpu "$skl,pmu=on,x-pmu-pebs-baseline=on"
