@@ -8,8 +8,8 @@
 # short boot); skylake: an emulated Skylake instead (the TCG PMU with PEBS
 # of record format 3, no erratum), only the PEBS tests of
 # mk/pebs-tests.sh, KUnit off (a third, short boot); skylake-adaptive:
-# the same with adaptive PEBS, record format 4 (pebs-fmt=4, x-pmu-pebs-baseline=on;
-# a fourth, short boot);
+# the same with adaptive PEBS, record format 4 (pebs-fmt=4,
+# x-pmu-pebs-baseline=on; a fourth, short boot);
 # skylake-unstable: the Skylake of record format 3 with tsc=unstable, PEBS
 # tests 1-8 only (a fifth, short boot: the records' TSC not converted to
 # perf's clock); migrate: as on, only mk/migrate-tests.sh, KUnit off (a

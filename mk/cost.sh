@@ -33,7 +33,10 @@ mkdir -p "$out"
 gunzip -c "$initrd" | (cd "$out" && cpio -i --quiet pmu-long)
 start=$(nm "$out/pmu-long" | awk '$3 == "_start" { print "0x" $1 }')
 rm -f "$out/pmu-long"
-[ -n "$start" ] || { echo "cost: no _start in the initramfs' pmu-long" >&2; exit 1; }
+if [ -z "$start" ]; then
+	echo "cost: no _start in the initramfs' pmu-long" >&2
+	exit 1
+fi
 page=$((start & ~0xfff))
 # The loop's body, mov (%rsp), %rax; dec %ecx; jnz (mk/pmu-loop.sh): a TB
 # of these three, whatever else the page holds (busybox, static, may

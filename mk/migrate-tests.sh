@@ -223,7 +223,7 @@ judge_pebs() {
 	moved=$(grep -c 'moved' /tmp/mig.judged)
 	kern=$(grep -c '^-1 ' /tmp/mig.got)
 	echo "# $EVENT: $samples samples (expected $SAMPLES), $off not at their" \
-		"instruction, $kern not in the loop, $moved moved by a stop" \
+		"instruction, $kern not in the loop, $moved moved after a switch out" \
 		"(pebs_write_disarm=$DISARM); $throttles throttles"
 	what="every sample at its instruction, or moved after a switch out"
 	[ "$rrc" = 0 ] && [ "$samples" = "$SAMPLES" ] && [ "$off" = 0 ]

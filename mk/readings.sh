@@ -10,11 +10,11 @@
 # first two (mk/migrate-tests.sh judges its records' moves by the
 # reading); the emulated Haswell's tests of the erratum's leak model with
 # no skid and of its loss model with the default skid (TESTS: no KUnit).
-# Then four crossed boots, whose tests
-# are told the other reading than QEMU's (CLAIM, or the erratum's tests
-# of the other model): each test that tells two readings apart must
-# fail there. Then each boot's TAP lines that failed. Exit 1 if a boot
-# of the first seven failed, or a crossed one passed.
+# Then four crossed boots, whose tests are told the other reading than
+# QEMU's (CLAIM, or the erratum's tests of the other model): each test
+# that tells two readings apart must fail there. Then each boot's TAP
+# lines that failed. Exit 1 if a boot of the first seven failed, or a
+# crossed one passed.
 # Usage: mk/readings.sh QEMU BZIMAGE INITRAMFS OUTDIR
 set -u
 qemu=$1 kernel=$2 initrd=$3 out=$4
