@@ -18,6 +18,7 @@
 #   make deb-pkg      Debian kernel package of the patched tree for real
 #                     Intel machines (config of the running kernel)
 #   make qemu         qemu-system-x86_64 with the emulated Intel PMU (tools/testing/qemu-pmu/)
+#   make qemu-prefixes checks that every prefix of the QEMU series builds
 #   make boot-pmu     boot the built test kernel on it (PMU=loss: the
 #                     erratum's loss model, its tests, then the others;
 #                     PMU=skylake: an emulated Skylake with PEBS, its
@@ -114,8 +115,8 @@ CHECKPATCH = perl $(PRISTINE)/scripts/checkpatch.pl --strict --no-tree \
 KUNIT_PY = $(STAGED)/tools/testing/kunit/kunit.py
 
 .PHONY: all deps base stage kernel kselftest initramfs boot haswell check \
-	check-fast prefixes figures refresh export deb-pkg qemu boot-pmu cost \
-	soak fuzz-loop pebs-figures sigtrap-figures readings clean
+	check-fast prefixes figures refresh export deb-pkg qemu qemu-prefixes \
+	boot-pmu cost soak fuzz-loop pebs-figures sigtrap-figures readings clean
 
 all: boot haswell
 	@mk/show.sh $(HASWELL)/tests.log $(HASWELL_LOSS)/tests.log $(SKYLAKE)/tests.log \
@@ -315,6 +316,11 @@ $(QEMU_STAMP):
 		$(QEMU_OUT) $(JOBS)
 	@rm -f $(QEMU_OUT)/.built-*
 	@touch $@
+
+# By hand: checks that every prefix of the QEMU series builds with
+# -Werror (logs in build/qemu-prefixes/log/).
+qemu-prefixes: qemu
+	@mk/qemu-prefixes.sh $(QEMU_OUT) $(QEMU_DIR) $(B)/qemu-prefixes $(JOBS)
 
 # By hand, after make (or make boot) has built the kernel and initramfs;
 # PMU_KERNEL= and PMU_INITRAMFS= boot others. Logs under build/boot-pmu-*.

@@ -15,8 +15,8 @@
 # TCG ops of the TBs it translates from /pmu-long's page (-d op_opt,
 # -dfilter), and the first TB of the loop's body (_start+0x5,
 # mk/pmu-loop.sh), translated as the loop runs alone, is compared with
-# the PMU-off boot's: the same ops where no counter is enabled (patch
-# 0027), the per-instruction cost of the PMU none.
+# the PMU-off boot's: the same ops where no counter is enabled (QEMU's
+# patch 0004), the per-instruction cost of the PMU none.
 # Usage: mk/cost.sh QEMU BZIMAGE INITRAMFS OUTDIR
 set -eu
 qemu=$1 kernel=$2 initrd=$3 out=$4

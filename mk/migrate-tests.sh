@@ -3,7 +3,7 @@
 # The guest's side of the migration boots (mk/boot-pmu.sh migrate, the
 # emulated Haswell with the erratum's leak model, and skylake-migrate,
 # the emulated Skylake with PEBS): the state of the emulated PMU migrates
-# (QEMU's patch 0023). It starts /pmu-mig (mk/pmu-loop.S, 10^9
+# (QEMU's patch 0010). It starts /pmu-mig (mk/pmu-loop.S, 10^9
 # iterations: about ten seconds of the host's time counted) twice, on
 # CPU 0 under perf stat (with an event that counts edges, E), on CPU 1
 # under perf record (instructions:u on the Haswell, whose samples come

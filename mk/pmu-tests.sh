@@ -164,7 +164,7 @@ echo "TAP version 13"
 # of each privilege level leaves); where the workaround is on, only its
 # guarantee is asserted: the sibling's event is not corrupted.
 if [ "$ERRATUM" = loss ]; then
-	echo "1..28"
+	echo "1..29"
 	# r00c5 counts nothing in the model: all it reports leaked.
 	erratum_run 0 r00c5
 	[ $? = 0 ] && [ "$main" = $((LOADS / 2)) ] &&
@@ -219,7 +219,7 @@ if [ "$ERRATUM" = loss ]; then
 		bad = 1 } END { exit bad || n != 4 }' || rc=1
 	tap $rc "loss: a sibling that starts measuring gets counters, uncorrupted"
 else
-	echo "1..22"
+	echo "1..23"
 fi
 
 stat_exact /tmp/stat "$LOOP" instructions:u=$INSNS branches:u=$BRANCHES \
@@ -242,7 +242,7 @@ tap $? "perf stat counts the loop's instructions, branches, loads ($KEPT) exactl
 # An interrupt taken within the skid takes the PMI into its handler, as
 # on hardware: with a skid, a sample in the kernel ("[unknown]") is not a
 # miss (seen once in 30 samples, make readings of 2026-12-03); with
-# none, the PMI comes before the interrupt (QEMU's patch 0016) and it is.
+# none, the PMI comes before the interrupt (QEMU's patch 0006) and it is.
 # This test of the model fails with any other skid. The kernel moves a
 # sample itself: on Haswell it gives a counter 32 events at least
 # (hsw_limit_period(), x86_perf_event_set_period()), so that a task
@@ -423,19 +423,20 @@ tap $? "the sibling's counter takes no leaked count of a level it does not count
 # counts while the loads (r81d0:u) of /pmu-long, 100,000,000, count on
 # CPU 0, the workaround off. r00c5 counts nothing in the model: its counts
 # are the loads that leak from CPU 0, half of them, and each overflow of
-# CPU 1's counter is a sample, taken while CPU 1 idles (QEMU patch "arm
-# the TCG PMU's counters that take the sibling's counts": before it, CPU
-# 1 saw the overflows only at its next PMU access, its perf record's
-# disable: one sample). Linux takes one sample for all the periods a
-# counter passed before its PMI handler ran, and under TCG that handler
-# takes milliseconds while CPU 0 leaks on (/pmu-loop at RPERIOD 10000: 1
-# to 12 samples of 50): the period is long, 24,000,000 of CPU 0's loads
-# apart. While CPU 1's handler runs, its counter is off and CPU 0's
-# leaving counts stay home (x-pmu-ht-erratum=leak): CPU 0 keeps at least
-# half, and CPU 1's counter takes exactly the rest, a sample for each
-# whole period of it (4 with none kept home). With loss, the counts that
-# leave while CPU 1's counter is off are lost: CPU 0 keeps half exactly,
-# and CPU 1 has a sample per whole period of what arrived, 1 to 4.
+# CPU 1's counter is a sample, taken while CPU 1 idles (QEMU's patch
+# 0012 arms the counters that take the sibling's counts; in an earlier
+# state of the series, CPU 1 saw the overflows only at its next PMU
+# access, its perf record's disable: one sample). Linux takes one
+# sample for all the periods a counter passed before its PMI handler
+# ran, and under TCG that handler takes milliseconds while CPU 0 leaks
+# on (/pmu-loop at RPERIOD 10000: 1 to 12 samples of 50): the period is
+# long, 24,000,000 of CPU 0's loads apart. While CPU 1's handler runs, its
+# counter is off and CPU 0's leaving counts stay home
+# (x-pmu-ht-erratum=leak): CPU 0 keeps at least half, and CPU 1's counter
+# takes exactly the rest, a sample for each whole period of it (4 with none
+# kept home). With loss, the counts that leave while CPU 1's counter is off
+# are lost: CPU 0 keeps half exactly, and CPU 1 has a sample per whole
+# period of what arrived, 1 to 4.
 LONG_LOADS=100000000
 RPERIOD=12000000
 echo 0 > $HT
@@ -497,8 +498,9 @@ tap $? "AnyThread counts the sibling's events too"
 # enabled when CPU 1 goes offline and comes back online (INIT, SIPI), and
 # the loop then runs on CPU 1, which has no counter of its own. QEMU's
 # translator counts CPU 1's events only while a counter needs them
-# (patch 0027), and INIT resets the flag that says so: patch 0026 derives
-# it anew. CPU 0 runs the shell (fewer than 100000 user branches).
+# (patch 0004; a counter of the sibling's with AnyThread, patch 0013), and
+# INIT resets the flag that says so: patch 0004 derives it anew. CPU 0
+# runs the shell (fewer than 100000 user branches).
 taskset -c 0 perf stat -C 0 -x';' -o /tmp/anyinit \
 	-e cpu/event=0xc4,any=1/u -- sh -c "echo 0 > $CPU1 && echo 1 > $CPU1 &&
 	taskset -c 1 $LOOP"
@@ -513,8 +515,9 @@ tap $? "AnyThread counts the sibling's events after the sibling's INIT"
 # of its own, the counter on CPU 0 at CPL 3, as above. The loop's
 # branches never follow one another: at least as many edges as
 # branches, not twice as many. QEMU's translator tracks a thread's edges
-# only while a counter counts them; until patch 0028, only one of its
-# own with E, so CPU 1's edges went uncounted.
+# only while a counter counts them; in an earlier state of the series,
+# only one of its own with E, so CPU 1's edges went uncounted (QEMU's
+# patch 0013 tracks the sibling's).
 taskset -c 1 perf stat -C 0 -x';' -o /tmp/anyedge \
 	-e cpu/event=0xc4,edge=1,cmask=1,any=1/u -- "$LOOP"
 rc=$?
@@ -714,13 +717,15 @@ tap $ok "the switch written while both threads count: no leak after the write"
 # call: /pmu-park's 12th instruction is an mmap() of 16 MiB with
 # MAP_POPULATE, timed by RDTSC around it. Under perf record -e
 # instructions:u -c 1038 the counter waits 1,026 events from its
-# overflow for the whole call. Before QEMU patch 0018 the emulator then
-# ran a full check of its counters at every TB of the kernel: 355.5
-# billion TSC cycles against 2.4 billion with the counter far (-c
-# 1000000), and make check's fuzz phase hung on it (issue 47). Since,
-# the counter is near from 2,048 events, where the other level's TBs
-# only call the check to leave it (1.4 to 1.8 times the far case, by
-# hand): at most three times as long, the best of three runs each.
+# overflow for the whole call. In an earlier state of the QEMU series,
+# before the check was armed from twice as far for a counter of one
+# level (now in its patch 0006), the emulator then ran a full check of
+# its counters at every TB of the kernel: 355.5 billion TSC cycles
+# against 2.4 billion with the counter far (-c 1000000), and make check's
+# fuzz phase hung on it (issue 47). Since, the counter is near from 2,048
+# events, where the other level's TBs only call the check to leave it (1.4
+# to 1.8 times the far case, by hand): at most three times as long, the best
+# of three runs each.
 # park PERIOD: the TSC cycles of /pmu-park's mmap() under perf record
 park() {
 	taskset -c 0 perf record -q -e instructions:u -c "$1" \
