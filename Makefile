@@ -318,9 +318,11 @@ $(QEMU_STAMP):
 	@touch $@
 
 # By hand: checks that every prefix of the QEMU series builds with
-# -Werror (logs in build/qemu-prefixes/log/).
+# -Werror (logs in build/qemu-prefixes/log/); LAST=k stops after prefix k,
+# its QEMU in build/qemu-prefixes/build/ for mk/boot-pmu.sh.
 qemu-prefixes: qemu
-	@mk/qemu-prefixes.sh $(QEMU_OUT) $(QEMU_DIR) $(B)/qemu-prefixes $(JOBS)
+	@mk/qemu-prefixes.sh $(QEMU_OUT) $(QEMU_DIR) $(B)/qemu-prefixes $(JOBS) \
+		$(LAST)
 
 # By hand, after make (or make boot) has built the kernel and initramfs;
 # PMU_KERNEL= and PMU_INITRAMFS= boot others. Logs under build/boot-pmu-*.

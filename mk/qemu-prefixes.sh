@@ -3,7 +3,7 @@
 # Every prefix of the QEMU series of tools/testing/qemu-pmu/ builds
 # qemu-system-x86_64 with -Werror on the source that make qemu fetched.
 #
-# Usage: mk/qemu-prefixes.sh QEMU_OUT SERIES_DIR OUT JOBS
+# Usage: mk/qemu-prefixes.sh QEMU_OUT SERIES_DIR OUT JOBS [LAST]
 #
 # QEMU_OUT is make qemu's output: Debian's source in QEMU_OUT/src (with
 # Debian's own patches applied, their quilt state in its .pc), its
@@ -15,13 +15,16 @@
 # linux-user, not the TCG tests. One line per prefix, the whole output in
 # OUT/log/K.log; the exit status is non-zero if a patch does not apply
 # cleanly or a prefix does not build. QEMU's checkpatch and the final
-# build's tests are make qemu's (mk/qemu.sh).
+# build's tests are make qemu's (mk/qemu.sh). With LAST=K it stops after
+# prefix K, whose qemu-system-x86_64 stays in OUT/build to be booted
+# (mk/boot-pmu.sh).
 set -eu
 qout=$(cd "$1" && pwd)
 series=$(cd "$2" && pwd)
 mkdir -p "$3"
 out=$(cd "$3" && pwd)
 jobs=$4
+last=${5:-}
 
 die() { echo "qemu-prefixes: $*" >&2; exit 1; }
 
@@ -45,6 +48,15 @@ export CCACHE_DIR="$qout/ccache"
 patches=$(grep -v -e '^#' -e '^[[:space:]]*$' "$series/series" || true)
 [ -n "$patches" ] || die "$series/series lists no patch"
 n=$(echo "$patches" | wc -l)
+case $last in
+'') ;;
+*[!0-9]*) die "LAST=$last: a prefix number from 1 to $n" ;;
+*)	if [ "$last" -lt 1 ] || [ "$last" -gt "$n" ]; then
+		die "LAST=$last: a prefix number from 1 to $n"
+	fi
+	n=$last
+	patches=$(echo "$patches" | head -n "$n") ;;
+esac
 
 rm -rf "$out/tree" "$out/build" "$out/log"
 mkdir -p "$out/build" "$out/log"
