@@ -16,7 +16,10 @@
 # -dfilter), and the first TB of the loop's body (_start+0x5,
 # mk/pmu-loop.sh), translated as the loop runs alone, is compared with
 # the PMU-off boot's: the same ops where no counter is enabled (QEMU's
-# patch 0004), the per-instruction cost of the PMU none.
+# patch 0004), the per-instruction cost of the PMU none. Before that,
+# each boot's number of ops of every TB of the loop's body, in the order
+# translated: the later ones are those of the cases where counters count
+# (patch 0014 adds their events per TB).
 # Usage: mk/cost.sh QEMU BZIMAGE INITRAMFS OUTDIR
 set -eu
 qemu=$1 kernel=$2 initrd=$3 out=$4
@@ -105,7 +108,23 @@ loop_tb() {
 		sed -e 's/exit_tb [$]0x[0-9a-f]*/exit_tb/' -e 's/ *pref=[^ ]*//' \
 		    -e 's/ *$//' -e '/^$/d'
 }
+# loop_ops OPS: the number of ops of each TB of the loop's body in the
+# log OPS, in the order translated: the first the loop's alone, later ones
+# those of the cases where counters count (their flags, HF_PMU_*, make
+# other TBs).
+loop_ops() {
+	awk -v body="$body" '
+		function tb() { if (insns == body) printf " %d", ops }
+		/^OP after optimization/ { tb(); insns = ""; ops = 0; next }
+		/^ ---- / { insns = insns " " $2; next }
+		/^ [a-z]/ { ops++ }
+		END { tb(); print "" }' "$1"
+}
 r=1
+for mode in $modes; do
+	echo "$mode: the ops of the loop's TBs, in the order translated:" \
+		"$(loop_ops "$out/$mode-$r.ops")"
+done
 loop_tb "$out/off-$r.ops" > "$out/loop-off"
 ops=$(grep -c '^ [a-z]' "$out/loop-off" || true)
 for mode in $modes; do

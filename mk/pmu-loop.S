@@ -40,6 +40,14 @@
  * Built with -DXMM (/pmu-xmm, mk/pebs-tests.sh), a copy of the loop
  * counter to XMM0 instead of the load: as many instructions, no load
  * (the copy is a byte longer: offset() of mk/pmu-loop.sh does not apply).
+ * Built with -DFAULT (/pmu-fault, mk/pmu-tests.sh), an mmap() of 1,000
+ * pages without MAP_POPULATE, then 1,000 iterations of a load, a store
+ * to the stack, a store to the next of those pages (a page fault, after
+ * the other two, in the iteration's TB), an addition, a decrement and a
+ * conditional branch, then two NOPs and a UD2 (#UD: SIGILL ends the
+ * program):
+ *   instructions 9 + 6 * 1000 + 2, branches 1000 + 1 (the syscall),
+ *   loads 1000, stores 2000, page faults at least 1000.
  * Built with -DPARK (/pmu-park, mk/pmu-tests.sh), no loop: an mmap() of
  * 16 MiB with MAP_POPULATE, its 12th instruction, timed by RDTSC before
  * and after; the TSC cycles it took go to standard output as 8 bytes,
@@ -77,6 +85,25 @@ _start:
 	mov	$60, %eax
 	xor	%edi, %edi
 	syscall
+#elif defined(FAULT)
+	mov	$9, %eax		/* mmap(0, 1000 pages, RW, */
+	xor	%edi, %edi		/*      PRIVATE | ANON, -1, 0) */
+	mov	$1000 * 4096, %esi
+	mov	$3, %edx
+	mov	$0x22, %r10d
+	mov	$-1, %r8
+	xor	%r9d, %r9d
+	syscall
+	mov	$1000, %ecx
+1:	mov	(%rsp), %rdx
+	mov	%ecx, -8(%rsp)
+	mov	%ecx, (%rax)
+	add	$4096, %rax
+	dec	%ecx
+	jnz	1b
+	nop
+	nop
+	ud2
 #elif defined(SLEEP) || defined(NAP)
 	nop
 	mov	$ITERS, %ebx

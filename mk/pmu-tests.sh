@@ -164,7 +164,7 @@ echo "TAP version 13"
 # of each privilege level leaves); where the workaround is on, only its
 # guarantee is asserted: the sibling's event is not corrupted.
 if [ "$ERRATUM" = loss ]; then
-	echo "1..29"
+	echo "1..30"
 	# r00c5 counts nothing in the model: all it reports leaked.
 	erratum_run 0 r00c5
 	[ $? = 0 ] && [ "$main" = $((LOADS / 2)) ] &&
@@ -219,7 +219,7 @@ if [ "$ERRATUM" = loss ]; then
 		bad = 1 } END { exit bad || n != 4 }' || rc=1
 	tap $rc "loss: a sibling that starts measuring gets counters, uncorrupted"
 else
-	echo "1..23"
+	echo "1..24"
 fi
 
 stat_exact /tmp/stat "$LOOP" instructions:u=$INSNS branches:u=$BRANCHES \
@@ -691,6 +691,28 @@ done
 stat_exact /tmp/movdqa /pmu-movdqa instructions:u=$INSNS r81d0:u=$KEPT \
 	r82d0:u=0
 tap $? "perf stat counts a 16-byte MOVDQA from memory as a load"
+
+# A page fault on every iteration (/pmu-fault, mk/pmu-loop.S): a store
+# faults after the iteration's load and stack store, whose instructions
+# have completed, in the same TB (QEMU's TCG PMU adds a TB's events where
+# it ends, and those before a fault where the fault restores the state);
+# then two NOPs and a UD2, whose #UD leaves without restoring it (the TB
+# ends before the UD2). SIGILL ends the program, so perf stat's status
+# is not asked; its page faults are, so that the faults the test is
+# about happened (the guest kernel has no transparent huge pages).
+ok=0
+taskset -c 0 perf stat -x, -o /tmp/fault \
+	-e instructions:u,branches:u,r81d0:u,r82d0:u,page-faults -- /pmu-fault
+loads=1000 stores=2000
+[ "$ERRATUM" = loss ] && loads=500 stores=1000
+exact instructions:u /tmp/fault $((9 + 6 * 1000 + 2)) || ok=1
+exact branches:u /tmp/fault 1001 || ok=1
+exact r81d0:u /tmp/fault $loads || ok=1
+exact r82d0:u /tmp/fault $stores || ok=1
+pf=$(value page-faults /tmp/fault)
+echo "# page-faults: $pf (expected at least 1000)"
+[ "${pf:-0}" -ge 1000 ] || ok=1
+tap $ok "perf stat counts exactly a loop that faults in every iteration, up to a UD2"
 
 # The switch written while both threads count: /pmu-switch runs the loop,
 # writes "1" to the switch and runs the loop again, under r81d0:u on CPU
