@@ -18,8 +18,10 @@
 # the PMU-off boot's: the same ops where no counter is enabled (QEMU's
 # patch 0004), the per-instruction cost of the PMU none. Before that,
 # each boot's number of ops of every TB of the loop's body, in the order
-# translated: the later ones are those of the cases where counters count
-# (patch 0014 adds their events per TB).
+# translated, of its first round: the later ones are the same body under
+# other TB flags (RF set where an interrupt or a fault returned into it,
+# with the PMU off too; HF_PMU_* where counters count, whose events
+# patch 0014 adds per TB).
 # Usage: mk/cost.sh QEMU BZIMAGE INITRAMFS OUTDIR
 set -eu
 qemu=$1 kernel=$2 initrd=$3 out=$4
@@ -110,8 +112,8 @@ loop_tb() {
 }
 # loop_ops OPS: the number of ops of each TB of the loop's body in the
 # log OPS, in the order translated: the first the loop's alone, later ones
-# those of the cases where counters count (their flags, HF_PMU_*, make
-# other TBs).
+# the same body under other TB flags (RF after an interrupt or a fault,
+# HF_PMU_* where counters count).
 loop_ops() {
 	awk -v body="$body" '
 		function tb() { if (insns == body) printf " %d", ops }

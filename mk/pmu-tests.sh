@@ -26,8 +26,9 @@
 # 9, 10, 16 and 17 (numbers of the boot with leak) assert the emulator's
 # rule of the erratum (exactly every second load; with ERRATUM=loss the
 # loss tests too), 11 and 15 its cycle (at most one instruction, so
-# CMASK, INV and E are exact), and the bounds of 12 to 14 assume one
-# cycle per instruction: there, read their lines instead. With the
+# CMASK, INV and E are exact), the bounds of 12 to 14 assume one cycle
+# per instruction, and 22 asserts the emulator's exact counts across
+# 1,000 page faults and a #UD: there, read their lines instead. With the
 # workaround off the sibling's r00c5 gains about as many counts as the
 # loads lose; with it on it keeps its own (an idle CPU's kernel
 # mispredicts a few branches), and the loads lose about half.
