@@ -92,7 +92,7 @@ QEMU_DIR	:= tools/testing/qemu-pmu
 QEMU_PATCHES	:= $(addprefix $(QEMU_DIR)/,$(shell grep -v -e '^\#' -e '^[[:space:]]*$$' $(QEMU_DIR)/series))
 QEMU_HASH	:= $(shell { echo '$(QEMU_DEB_VERSION) $(QEMU_DEB_SUITE)' \
 			'$(QEMU_MESON_VERSION) $(QEMU_MESON_SUITE)'; \
-			cat mk/qemu.sh mk/aptsuite.sh mk/qemu-refusals.sh \
+			cat mk/qemu.sh mk/qemu-opts.sh mk/aptsuite.sh mk/qemu-refusals.sh \
 			$(QEMU_DIR)/series \
 			$(QEMU_PATCHES); } 2>/dev/null | sha256sum | cut -c1-16)
 QEMU_STAMP	:= $(QEMU_OUT)/.built-$(QEMU_HASH)

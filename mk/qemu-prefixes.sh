@@ -10,8 +10,8 @@
 # ccache, and the meson it extracted where the machine's is too old. The
 # source is copied to OUT/tree, where quilt (no quiltrc; its state in
 # .pc-pmu) pushes the patches of SERIES_DIR/series one at a time with zero
-# fuzz; after each, OUT/build (configured once, with mk/qemu.sh's options
-# and --enable-werror) builds qemu-system-x86_64: not i386-softmmu, not
+# fuzz; after each, OUT/build (configured once, with mk/qemu-opts.sh's
+# options, as mk/qemu.sh, and --enable-werror) builds qemu-system-x86_64: not i386-softmmu, not
 # linux-user, not the TCG tests. One line per prefix, the whole output in
 # OUT/log/K.log; the exit status is non-zero if a patch does not apply
 # cleanly or a prefix does not build. QEMU's checkpatch and the final
@@ -62,15 +62,13 @@ rm -rf "$out/tree" "$out/build" "$out/log"
 mkdir -p "$out/build" "$out/log"
 echo "qemu-prefixes: copying $qout/src to $out/tree"
 cp -a "$qout/src" "$out/tree"
-# As mk/qemu.sh configures, and with -Werror.
-opts="--python=/usr/bin/python3 --target-list=x86_64-softmmu
-      --disable-docs --without-default-features --disable-tools
-      --disable-guest-agent --disable-debug-info --enable-fdt=system
-      --disable-install-blobs --disable-download --enable-werror
-      --cc=/usr/lib/ccache/gcc --cxx=/usr/lib/ccache/g++"
+# As mk/qemu.sh configures (mk/qemu-opts.sh), and with -Werror.
+# shellcheck source=mk/qemu-opts.sh
+. "$(dirname "$0")/qemu-opts.sh"
 echo "qemu-prefixes: configure"
 # shellcheck disable=SC2086
-(cd "$out/build" && "$out/tree/configure" $opts) > "$out/log/configure.log" 2>&1 ||
+(cd "$out/build" && "$out/tree/configure" $qemu_opts --enable-werror) \
+	> "$out/log/configure.log" 2>&1 ||
 	die "configure failed ($out/log/configure.log)"
 
 k=0

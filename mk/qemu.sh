@@ -151,20 +151,12 @@ for p in $patches; do
 	fi
 done
 
-# 3. Configure once: only the x86_64 system emulator, no docs, no tools,
-# no debug information (a cold build of make check spends less; the
-# symbols that mk/hang.py's host profile names stay); Debian's +ds source
-# has no firmware blobs to install (its debian/rules says the same), and
-# nothing is downloaded. Debian's python3, not whichever comes first in
-# PATH: python3-venv gives configure's venv to it. The meson found is part
-# of the key, so that another one configures again.
-opts="--python=/usr/bin/python3 --target-list=x86_64-softmmu
-      --disable-docs --without-default-features --disable-tools
-      --disable-guest-agent --disable-debug-info --enable-fdt=system
-      --disable-install-blobs --disable-download
-      --cc=/usr/lib/ccache/gcc --cxx=/usr/lib/ccache/g++"
+# 3. Configure once, with mk/qemu-opts.sh's options. The meson found is
+# part of the key, so that another one configures again.
+# shellcheck source=mk/qemu-opts.sh
+. "$(dirname "$0")/qemu-opts.sh"
 # shellcheck disable=SC2086
-opts=$(echo $opts)
+opts=$(echo $qemu_opts)
 key="$opts meson-$(meson --version)"
 if [ "$(cat "$build/.configured" 2>/dev/null)" != "$key" ]; then
 	rm -rf "$build"
