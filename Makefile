@@ -199,7 +199,8 @@ BOOT_PMU = mk/timed.sh -o $(B)/boot-pmu-$(1).log "boot $(1)" \
 # 12 failed once: most likely three of the loop's records lost at its
 # preemptions and reported lost, which the test did not count (it does
 # since 24a6160).
-# The two Skylake boots with the full-buffer test (18) get 1,200 s
+# The two Skylake boots with a full PEBS buffer (PEBS test 18 then; the
+# kselftest large_pebs's full_buffer_accounted since 5a90653) get 1,200 s
 # before mk/hang.py reports them hung, not 600: with that test's dump
 # cut to its samples (issue 47) the format-3 boot (then at 512 KiB) took
 # 522 s in a make check of 2026-12-02 on a machine of CI's kind, busy but

@@ -254,6 +254,21 @@ else
 	skip=$(grep -a -c -e '^ok .* # SKIP' -e '^# ok .* # SKIP' "$tests" || true)
 	nok=$(grep -a -c -e '^not ok ' -e '^# not ok ' "$tests" || true)
 	echo "TAP lines (programs and their cases): $((ok - skip)) ok, $skip skip, $nok not ok"
+	# A script that stops early (a shell error) prints no not ok: each
+	# section (== NAME) with a plan has as many top-level results.
+	tr -d '\r' < "$tests" | awk '
+		function end() {
+			if (plan != "" && n != plan) {
+				printf "boot-pmu: %s: %d results for its plan of %d\n",
+					sec, n, plan
+				bad = 1
+			}
+			plan = ""; n = 0
+		}
+		/^== / { end(); sec = substr($0, 4); next }
+		/^1\.\.[0-9]+$/ { plan += substr($0, 4) }
+		/^(not )?ok [0-9]+ / { n++ }
+		END { end(); exit bad }' || bad=1
 fi
 
 # The console scan of mk/evaluate.py (mk/reports.sh).

@@ -112,7 +112,14 @@ def kunit(console, label):
 def tap_section(lines, name):
     """Count the cases of a TAP section. A kselftest program's own cases
     are nested ('# ok N ...'); they are what is counted, and the program's
-    top-level line only where it had none or where it failed anyway."""
+    top-level line only where it had none or where it failed anyway. A
+    section with a plan ('1..N') must have as many top-level results: a
+    test script that stops early (a shell error) prints no 'not ok'."""
+    plan = sum(int(p.group(1)) for p in
+               (re.match(r'^1\.\.(\d+)$', line) for line in lines) if p)
+    top = sum(bool(re.match(r'^(not ok|ok) \d+ ', line)) for line in lines)
+    if plan and top != plan:
+        record(False, False, f'{name}: {top} results for its plan of {plan}')
     n = 0
     nested = []
     notes = []
