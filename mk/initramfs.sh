@@ -45,6 +45,10 @@ gcc -nostdlib -static -DNAP -DITERS=50 -o "$root/pmu-nap" "$here/pmu-loop.S"
 gcc -nostdlib -static -DXMM -o "$root/pmu-xmm" "$here/pmu-loop.S"
 gcc -nostdlib -static -DPARK -o "$root/pmu-park" "$here/pmu-loop.S"
 gcc -nostdlib -static -DFAULT -o "$root/pmu-fault" "$here/pmu-loop.S"
+for v in int3 int1 intn into; do
+	gcc -nostdlib -static -DFAULT -D"$(echo $v | tr '[:lower:]' '[:upper:]')" \
+		-o "$root/pmu-$v" "$here/pmu-loop.S"
+done
 gcc -O2 -Wall -static -o "$root/pmu-shares" "$here/pmu-shares.c"
 cp "$here/cost-tests.sh" "$root/cost-tests.sh"
 cp "$here/migrate-tests.sh" "$root/migrate-tests.sh"

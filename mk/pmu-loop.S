@@ -48,6 +48,13 @@
  * program):
  *   instructions 9 + 6 * 1000 + 2, branches 1000 + 1 (the syscall),
  *   loads 1000, stores 2000, page faults at least 1000.
+ * Built with -DFAULT and -DINT3, -DINT1 or -DINTN (/pmu-int3, /pmu-int1,
+ * /pmu-intn), an INT3 (SIGTRAP), an INT1 (#DB, SIGTRAP) or an INT 0x10
+ * (#GP: the gate's DPL is 0; SIGSEGV) instead of the UD2; with -DFAULT
+ * -DINTO (/pmu-into), instead of the NOPs and the UD2, a far jump to the
+ * 32-bit user code segment (USER32_CS, 0x23, which a 64-bit kernel has
+ * without IA32_EMULATION too), an addition that sets OF and an INTO
+ * (#OF, SIGSEGV): mk/pmu-tests.sh.
  * Built with -DPARK (/pmu-park, mk/pmu-tests.sh), no loop: an mmap() of
  * 16 MiB with MAP_POPULATE, its 12th instruction, timed by RDTSC before
  * and after; the TSC cycles it took go to standard output as 8 bytes,
@@ -101,9 +108,29 @@ _start:
 	add	$4096, %rax
 	dec	%ecx
 	jnz	1b
+#ifdef INTO
+	ljmp	*farp(%rip)		/* to USER32_CS, where INTO is valid */
+	.code32
+2:	mov	$0x7f, %al
+	add	$1, %al			/* sets OF */
+	into
+	.code64
+	.section .rodata
+farp:	.long	2b
+	.word	0x23
+#else
 	nop
 	nop
+#if defined(INT3)
+	int3
+#elif defined(INT1)
+	.byte	0xf1			/* INT1 (ICEBP) */
+#elif defined(INTN)
+	int	$0x10
+#else
 	ud2
+#endif
+#endif
 #elif defined(SLEEP) || defined(NAP)
 	nop
 	mov	$ITERS, %ebx
