@@ -39,12 +39,12 @@ else
 	echo "1..1"
 fi
 # dump PID: the state and kernel stack of PID's threads and of every
-# task in uninterruptible sleep
+# task in uninterruptible sleep (not t, mk/tap.sh's count)
 dump() {
-	for t in /proc/"$1"/task/* $(grep -l '^State:.*D' /proc/[0-9]*/status |
+	for task in /proc/"$1"/task/* $(grep -l '^State:.*D' /proc/[0-9]*/status |
 				   sed 's|/status$||'); do
-		echo "# $t ($(cat "$t/comm")): $(grep '^State:' "$t/status")"
-		sed 's/^/#   /' "$t/stack"
+		echo "# $task ($(cat "$task/comm")): $(grep '^State:' "$task/status")"
+		sed 's/^/#   /' "$task/stack"
 	done
 }
 

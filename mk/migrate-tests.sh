@@ -64,6 +64,8 @@ fi
 
 # tap STATUS DESCRIPTION (mk/tap.sh)
 . /tap.sh
+echo "TAP version 13"
+echo "1..2"
 
 # exact EVENT FILE EXPECTED: perf stat -x';' wrote EXPECTED for EVENT,
 # counted all the time (an event's terms hold commas)

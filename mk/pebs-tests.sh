@@ -478,12 +478,12 @@ for F in 1000 4000 10000; do
 		"$periods periods, $(head -n 1 /tmp/pebsf.p | tr -d ' ') to" \
 		"$(tail -n 1 /tmp/pebsf.p | tr -d ' '), in all $sum of $MID_INSNS;" \
 		"${rate:-no} samples/s"
+	what="large PEBS, the period stepped, in the loop, times rising"
 	[ "$rc" = 0 ] && [ "$n" -gt 1 ] && [ "$pmi" -lt "$n" ] &&
 		[ "$periods" -gt 1 ] && [ "$inloop" = "$n" ] &&
 		[ "$distinct" = "$n" ] && [ "$ordered" = 0 ] &&
 		[ "$sum" -le $MID_INSNS ]
-	tap $? "-F $F: large PEBS, the period stepped, in the loop, times rising," \
-		"periods <= $MID_INSNS"
+	tap $? "-F $F: $what, periods <= $MID_INSNS"
 done
 
 # The kernel's buffer. Large PEBS raises a PMI when THRESH records
